@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Every setting is an environment variable. `afford --help` and the README
+ * list them from this table, so the three never disagree.
+ */
+interface Setting {
+  readonly name: string;
+  readonly default?: string;
+  readonly description: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
+  { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
+  { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
+  { name: 'AFFORD_LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent' },
+  { name: 'AFFORD_NIGHTLY_CRON', default: '0 2 * * *', description: 'cron schedule (UTC) of the nightly jobs' },
+  { name: 'AFFORD_INGEST_BATCH_ROWS', default: '5000', description: 'largest batch written in one DuckDB transaction' },
+  { name: 'AFFORD_KAFKA_BROKERS', description: 'comma list of Kafka brokers; unset means no Kafka consumer' },
+  { name: 'AFFORD_KAFKA_TOPICS', default: 'afford.transactions.v1,afford.accounts.v1,afford.customers.v1,afford.payments.v1', description: 'comma list of topics to consume' },
+  { name: 'AFFORD_KAFKA_GROUP_ID', default: 'afford', description: 'Kafka consumer group id' },
+  { name: 'AFFORD_KAFKA_CLIENT_ID', default: 'afford', description: 'Kafka client id' },
+  { name: 'AFFORD_KAFKA_SSL', default: 'false', description: 'use TLS to the brokers (true/false)' },
+  { name: 'AFFORD_KAFKA_SASL_MECHANISM', description: 'plain, scram-sha-256 or scram-sha-512; unset means no SASL' },
+  { name: 'AFFORD_KAFKA_SASL_USERNAME', description: 'SASL user name' },
+  { name: 'AFFORD_KAFKA_SASL_PASSWORD', description: 'SASL password' },
+  { name: 'AFFORD_KAFKA_BATCH_BYTES', default: '1048576', description: 'most bytes fetched per partition per batch' },
+  { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
+  { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
+  { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
+];
+
+const intString = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+const commaList = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+const shardString = z
+  .string()
+  .regex(/^\d+\/\d+$/, 'must look like k/n, for example 0/2')
+  .transform((s) => {
+    const [index, count] = s.split('/').map(Number) as [number, number];
+    return { index, count };
+  })
+  .refine((s) => s.count >= 1 && s.index < s.count, 'k must be below n');
+
+const envSchema = z.object({
+  AFFORD_DB: z.string().min(1),
+  AFFORD_HOST: z.string().min(1),
+  AFFORD_PORT: intString(0, 65535),
+  AFFORD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  AFFORD_NIGHTLY_CRON: z.string().min(9),
+  AFFORD_INGEST_BATCH_ROWS: intString(1, 1_000_000),
+  AFFORD_KAFKA_BROKERS: commaList.optional(),
+  AFFORD_KAFKA_TOPICS: commaList,
+  AFFORD_KAFKA_GROUP_ID: z.string().min(1),
+  AFFORD_KAFKA_CLIENT_ID: z.string().min(1),
+  AFFORD_KAFKA_SSL: z.enum(['true', 'false']).transform((s) => s === 'true'),
+  AFFORD_KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  AFFORD_KAFKA_SASL_USERNAME: z.string().optional(),
+  AFFORD_KAFKA_SASL_PASSWORD: z.string().optional(),
+  AFFORD_KAFKA_BATCH_BYTES: intString(1024, 256 * 1024 * 1024),
+  AFFORD_SHARD: shardString,
+  AFFORD_EXPORT_DIR: z.string().min(1),
+  AFFORD_REPORTS_DIR: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the settings from an environment (process.env by default); throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): Config {
+  const raw: Record<string, string | undefined> = {};
+  for (const s of SETTINGS) {
+    const value = overrides[s.name] ?? env[s.name];
+    raw[s.name] = value === undefined || value === '' ? s.default : value;
+  }
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}
+
+export function settingsHelp(): string {
+  const width = Math.max(...SETTINGS.map((s) => s.name.length));
+  return SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.default ? ` (default: ${s.default})` : ''}`).join('\n');
+}

@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { migrate } from './migrate.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * One DuckDB file, one writer. Every write goes through `write`, which runs
+ * its callback in a transaction on the single writer connection, one at a
+ * time. Reads use their own connections and see committed snapshots.
+ */
+export class Store {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly idleReaders: DuckDBConnection[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    readonly logger: Logger,
+  ) {}
+
+  static async open(dbPath: string, logger: Logger): Promise<Store> {
+    if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
+    const instance = await DuckDBInstance.create(dbPath);
+    const writer = await instance.connect();
+    await migrate(writer, logger);
+    return new Store(dbPath, instance, writer, logger);
+  }
+
+  /** Runs `fn` inside one transaction on the writer connection, after every earlier write. */
+  write<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (this.closed) throw new Error('store is closed');
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        const result = await fn(this.writer);
+        await this.writer.run('COMMIT');
+        return result;
+      } catch (err) {
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Runs `fn` on the writer connection without a transaction (for statements such as COPY or CHECKPOINT). */
+  writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => fn(this.writer);
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('store is closed');
+    const conn = this.idleReaders.pop() ?? (await this.instance.connect());
+    try {
+      return await fn(conn);
+    } finally {
+      if (this.closed) conn.closeSync();
+      else this.idleReaders.push(conn);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue;
+    this.closed = true;
+    for (const c of this.idleReaders.splice(0)) c.closeSync();
+    await this.writer.run('CHECKPOINT').catch(() => undefined);
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+}
