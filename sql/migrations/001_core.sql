@@ -147,3 +147,14 @@ CREATE TABLE job_runs (
     finished_at  TIMESTAMP,
     detail       JSON
 );
+
+-- The monthly totals as they follow from the transactions. Ingest
+-- re-materialises touched months from it; the rebuild job compares against it.
+CREATE VIEW monthly_category_totals_computed AS
+SELECT customer_id, account_id, month, currency, category_l1, category_l2,
+       credit_debit_indicator AS direction,
+       sum(amount)::DECIMAL(18,2) AS total,
+       count(*)::INTEGER AS transaction_count
+FROM transactions
+WHERE status <> 'declined'
+GROUP BY customer_id, account_id, month, currency, category_l1, category_l2, credit_debit_indicator;

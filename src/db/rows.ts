@@ -7,12 +7,12 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 export type Row = Record<string, unknown>;
 export type Params = Record<string, DuckDBValue> | DuckDBValue[];
 
-export async function queryRows<T extends Row = Row>(conn: DuckDBConnection, sql: string, params?: Params): Promise<T[]> {
+export async function queryRows<T = Row>(conn: DuckDBConnection, sql: string, params?: Params): Promise<T[]> {
   const reader = await conn.runAndReadAll(sql, params);
   return reader.getRowObjectsJson() as T[];
 }
 
-export async function queryOne<T extends Row = Row>(conn: DuckDBConnection, sql: string, params?: Params): Promise<T | undefined> {
+export async function queryOne<T = Row>(conn: DuckDBConnection, sql: string, params?: Params): Promise<T | undefined> {
   const rows = await queryRows<T>(conn, sql, params);
   return rows[0];
 }

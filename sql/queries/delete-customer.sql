@@ -1,0 +1,13 @@
+-- Removes a customer and every row of their data, then leaves a tombstone so
+-- that older events arriving later cannot bring any of it back.
+DELETE FROM transactions WHERE customer_id = $customer_id;
+DELETE FROM monthly_category_totals WHERE customer_id = $customer_id;
+DELETE FROM balances WHERE customer_id = $customer_id;
+DELETE FROM accounts WHERE customer_id = $customer_id;
+DELETE FROM customer_applications WHERE customer_id = $customer_id;
+DELETE FROM tombstones WHERE customer_id = $customer_id AND record_type <> 'customer';
+DELETE FROM batch_affected_months WHERE customer_id = $customer_id;
+DELETE FROM customers WHERE customer_id = $customer_id;
+DELETE FROM tombstones WHERE record_type = 'customer' AND record_id = $customer_id;
+INSERT INTO tombstones (record_type, customer_id, record_id, occurred_at, event_id)
+VALUES ('customer', $customer_id, $customer_id, $occurred_at::TIMESTAMP, $event_id);

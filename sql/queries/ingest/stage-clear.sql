@@ -1,0 +1,6 @@
+DELETE FROM stage_transactions;
+DELETE FROM stage_accounts;
+DELETE FROM stage_balances;
+DELETE FROM stage_applications;
+DELETE FROM stage_customers;
+DELETE FROM stage_dead_letters;

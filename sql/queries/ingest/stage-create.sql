@@ -1,0 +1,29 @@
+-- Per-connection staging tables for one ingest batch. Everything arrives as
+-- text from the Appender and is cast once, here in SQL.
+CREATE TEMP TABLE IF NOT EXISTS stage_transactions (
+    seq INTEGER, op VARCHAR, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, transaction_id VARCHAR,
+    account_id VARCHAR, provider VARCHAR, description VARCHAR, credit_debit_indicator VARCHAR, amount VARCHAR,
+    currency VARCHAR, date_time VARCHAR, status VARCHAR, category_l1 VARCHAR, category_l1_confidence VARCHAR,
+    category_l2 VARCHAR, category_l2_confidence VARCHAR, regularity VARCHAR, merchant VARCHAR, tags VARCHAR,
+    posted_date_time VARCHAR, value_date_time VARCHAR, merchant_category_code VARCHAR, counterparty_name VARCHAR,
+    counterparty_identifier VARCHAR, running_balance VARCHAR, running_balance_currency VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS stage_accounts (
+    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, account_id VARCHAR, currency VARCHAR,
+    holder_name VARCHAR, holder_relationship VARCHAR, account_name VARCHAR, account_type VARCHAR, usage_type VARCHAR,
+    provider VARCHAR, uk_account_number VARCHAR, uk_sort_code VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS stage_balances (
+    event_id VARCHAR, position INTEGER, date VARCHAR, amount VARCHAR, currency VARCHAR, type VARCHAR, credit_debit_indicator VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS stage_applications (
+    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, application_id VARCHAR, body VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS stage_customers (
+    customer_id VARCHAR, client_id VARCHAR, hosted BOOLEAN, secret_hash VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS stage_dead_letters (
+    source VARCHAR, source_ref VARCHAR, line_number BIGINT, kafka_partition INTEGER, kafka_offset BIGINT,
+    message_key VARCHAR, raw VARCHAR, reason VARCHAR, dedupe_key VARCHAR
+);
+CREATE TEMP TABLE IF NOT EXISTS batch_affected_months (customer_id VARCHAR, month DATE);

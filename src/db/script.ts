@@ -1,0 +1,29 @@
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { sqlFile } from './sql-files.js';
+import { queryRows, type Row } from './rows.js';
+
+/** Splits a SQL file into statements: each ends with `;` at the end of a line. */
+export function statements(text: string): string[] {
+  return text
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.replace(/^(\s*--[^\n]*\n)+/g, '').trim())
+    .filter((s) => s.length > 0 && !/^(--[^\n]*\s*)+$/.test(s));
+}
+
+function paramsFor(statement: string, params: Record<string, DuckDBValue>): Record<string, DuckDBValue> | undefined {
+  const used = Object.entries(params).filter(([name]) => new RegExp(`\\$${name}\\b`).test(statement));
+  return used.length ? Object.fromEntries(used) : undefined;
+}
+
+/** Runs every statement of `sql/<name>.sql`, binding to each the named parameters it uses. */
+export async function runScript(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> {
+  for (const statement of statements(sqlFile(name))) {
+    await conn.run(statement, paramsFor(statement, params));
+  }
+}
+
+/** Runs a one-statement SQL file and returns its rows. */
+export async function queryFile<T = Row>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<T[]> {
+  const text = sqlFile(name);
+  return queryRows<T>(conn, text, paramsFor(text, params));
+}

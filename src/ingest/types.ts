@@ -1,0 +1,88 @@
+import type { IngestEvent, EventType, PaymentData } from '../domain/events.js';
+
+/** Where one raw event came from: enough to find it again and to name it in a dead letter. */
+export interface SourceRef {
+  source: 'file' | 'kafka' | 'http';
+  sourceRef: string;
+  lineNumber?: number;
+  partition?: number;
+  offset?: string;
+  key?: string | null;
+}
+
+export interface RawItem {
+  raw: string;
+  ref: SourceRef;
+}
+
+export type PreparedItem =
+  | { kind: 'event'; event: IngestEvent; raw: string; ref: SourceRef }
+  | { kind: 'dead'; raw: string; reason: string; ref: SourceRef };
+
+export interface DeadLetterRecord {
+  raw: string;
+  reason: string;
+  ref: SourceRef;
+}
+
+export interface DeletedCustomer {
+  clientId: string;
+  customerId: string;
+  eventId: string;
+  occurredAt: string;
+}
+
+export interface PaymentUpdate {
+  clientId: string;
+  customerId: string;
+  eventId: string;
+  payment: PaymentData;
+}
+
+export interface Outcome {
+  applied: number;
+  skipped: number;
+}
+
+export interface BatchResult {
+  read: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  /** Replays, older versions and deletions of records never seen. */
+  skipped: number;
+  deadLetters: DeadLetterRecord[];
+  byType: Partial<Record<EventType, Outcome>>;
+  deletedCustomers: DeletedCustomer[];
+  payments: PaymentUpdate[];
+  touchedCustomers: string[];
+}
+
+export function emptyResult(): BatchResult {
+  return {
+    read: 0, inserted: 0, updated: 0, deleted: 0, skipped: 0,
+    deadLetters: [], byType: {}, deletedCustomers: [], payments: [], touchedCustomers: [],
+  };
+}
+
+export interface IngestSummary {
+  read: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  skipped: number;
+  deadLetters: number;
+}
+
+export function addToSummary(summary: IngestSummary, r: BatchResult): void {
+  summary.read += r.read;
+  summary.inserted += r.inserted;
+  summary.updated += r.updated;
+  summary.deleted += r.deleted;
+  summary.skipped += r.skipped;
+  summary.deadLetters += r.deadLetters.length;
+}
+
+export function emptySummary(): IngestSummary {
+  return { read: 0, inserted: 0, updated: 0, deleted: 0, skipped: 0, deadLetters: 0 };
+}

@@ -1,0 +1,164 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '@duckdb/node-api';
+import type { EventType, IngestEvent } from '../domain/events.js';
+import { hashSecret } from '../domain/secrets.js';
+import { dbFromIso } from '../db/rows.js';
+import { queryFile, runScript } from '../db/script.js';
+import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
+import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
+
+interface Version {
+  occurredAt: number;
+  eventId: string;
+}
+
+const newer = (a: Version, b: Version): boolean => a.occurredAt > b.occurredAt || (a.occurredAt === b.occurredAt && a.eventId > b.eventId);
+
+interface Counts {
+  inserted: number;
+  updated: number;
+  deleted: number;
+  staged_upserts?: number;
+  staged_deletes?: number;
+  staged?: number;
+}
+
+function tally(result: BatchResult, type: EventType, applied: number, skipped: number): void {
+  const o = (result.byType[type] ??= { applied: 0, skipped: 0 });
+  o.applied += applied;
+  o.skipped += skipped;
+  result.skipped += skipped;
+}
+
+/** What the batch knows about its customers before it writes anything. */
+async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
+  const ids = [...new Set(events.map((e) => e.customer_id))];
+  const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
+  const owners = new Map<string, string>();
+  const tombstones = new Map<string, Version>();
+  if (ids.length === 0) return { owners, tombstones, handled: new Set<string>() };
+  for (const r of await queryFile<{ customer_id: string; client_id: string }>(conn, 'queries/ingest/customers-by-id', { customer_ids: listValue(ids) })) {
+    owners.set(r.customer_id, r.client_id);
+  }
+  const rows = await queryFile<{ customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', {
+    customer_ids: listValue(ids),
+  });
+  for (const r of rows) tombstones.set(r.customer_id, { occurredAt: Date.parse(`${r.occurred_at.replace(' ', 'T')}Z`), eventId: r.event_id });
+  const handled = new Set(
+    sideEffectIds.length
+      ? (await queryFile<{ event_id: string }>(conn, 'queries/ingest/handled-events', { event_ids: listValue(sideEffectIds) })).map((r) => r.event_id)
+      : [],
+  );
+  return { owners, tombstones, handled };
+}
+
+/**
+ * Writes one batch inside the caller's transaction: rows by the rules of
+ * events.md, dead letters, and the monthly totals of every customer-month it
+ * touched. A customer deletion splits the batch, so that what came before it
+ * is removed with the customer and what came after it is kept.
+ */
+export async function writeBatch(conn: DuckDBConnection, items: readonly PreparedItem[]): Promise<BatchResult> {
+  const result = emptyResult();
+  result.read = items.length;
+  await runScript(conn, 'queries/ingest/stage-create');
+  await runScript(conn, 'queries/ingest/stage-clear');
+  await conn.run('DELETE FROM batch_affected_months');
+
+  const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
+  const { owners, tombstones, handled } = await loadCustomerState(conn, events);
+  const touched = new Set<string>();
+  let stager = await Stager.open(conn);
+  let newCustomers: StagedCustomer[] = [];
+
+  const flush = async (): Promise<void> => {
+    stager.close();
+    await stageCustomers(conn, newCustomers);
+    newCustomers = [];
+    await runScript(conn, 'queries/ingest/apply-customers');
+    await applySegment(conn, result);
+    await runScript(conn, 'queries/ingest/stage-clear');
+    stager = await Stager.open(conn);
+  };
+
+  for (const [seq, item] of items.entries()) {
+    if (item.kind === 'dead') {
+      result.deadLetters.push({ raw: item.raw, reason: item.reason, ref: item.ref });
+      continue;
+    }
+    const e = item.event;
+    const owner = owners.get(e.customer_id);
+    if (owner !== undefined && owner !== e.client_id) {
+      result.deadLetters.push({ raw: item.raw, reason: `customer_id: customer ${e.customer_id} belongs to another client`, ref: item.ref });
+      continue;
+    }
+    const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
+    const tomb = tombstones.get(e.customer_id);
+    if (tomb && !newer(version, tomb)) {
+      tally(result, e.type, 0, 1);
+      continue;
+    }
+    if (e.type === 'payment.status_updated' || e.type === 'customer.deleted') {
+      if (handled.has(e.event_id)) {
+        tally(result, e.type, 0, 1);
+        continue;
+      }
+      handled.add(e.event_id);
+      await runScript(conn, 'queries/ingest/mark-handled', { event_id: e.event_id, type: e.type });
+      if (e.type === 'payment.status_updated') {
+        result.payments.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, payment: e.data });
+      } else {
+        await flush();
+        await runScript(conn, 'queries/delete-customer', { customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id });
+        owners.delete(e.customer_id);
+        tombstones.set(e.customer_id, version);
+        touched.delete(e.customer_id);
+        result.deletedCustomers.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, occurredAt: e.occurred_at });
+        tally(result, e.type, 1, 0);
+      }
+      continue;
+    }
+    if (owner === undefined) {
+      owners.set(e.customer_id, e.client_id);
+      newCustomers.push({
+        customerId: e.customer_id,
+        clientId: e.client_id,
+        hosted: e.customer_secret === undefined,
+        secretHash: e.customer_secret === undefined ? null : hashSecret(e.customer_secret),
+      });
+    }
+    touched.add(e.customer_id);
+    if (e.type === 'account.upserted') stager.account(seq, e);
+    else if (e.type === 'application.upserted') stager.application(seq, e);
+    else stager.transaction(seq, e);
+  }
+  await flush();
+  stager.close();
+
+  await stageDeadLetters(conn, result.deadLetters);
+  await runScript(conn, 'queries/ingest/apply-dead-letters');
+  await runScript(conn, 'queries/ingest/rematerialise-months');
+  result.touchedCustomers = [...touched];
+  return result;
+}
+
+async function applySegment(conn: DuckDBConnection, result: BatchResult): Promise<void> {
+  await runScript(conn, 'queries/ingest/apply-transactions');
+  const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes');
+  if (tx) {
+    result.inserted += tx.inserted;
+    result.updated += tx.updated;
+    result.deleted += tx.deleted;
+    tally(result, 'transaction.upserted', tx.inserted + tx.updated, (tx.staged_upserts ?? 0) - tx.inserted - tx.updated);
+    tally(result, 'transaction.deleted', tx.deleted, (tx.staged_deletes ?? 0) - tx.deleted);
+  }
+  for (const [kind, type] of [['account', 'account.upserted'], ['application', 'application.upserted']] as const) {
+    await runScript(conn, `queries/ingest/apply-${kind}s`);
+    const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`);
+    if (c) {
+      result.inserted += c.inserted;
+      result.updated += c.updated;
+      tally(result, type, c.inserted + c.updated, (c.staged ?? 0) - c.inserted - c.updated);
+    }
+  }
+}
