@@ -1,0 +1,29 @@
+import type { Config } from '../src/config.js';
+import type { Store } from '../src/db/store.js';
+import type { Logger } from '../src/logger.js';
+
+export interface JobContext {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  /** Called as work advances, when the job can tell. */
+  progress?: (done: number, total: number) => void;
+}
+
+/**
+ * A step is a file under sql/jobs/ run in one write transaction, or code for
+ * what SQL alone cannot do (files, PDFs). A step's result is recorded with the run.
+ */
+export type JobStep =
+  | { name: string; sql: string }
+  | { name: string; run: (ctx: JobContext) => Promise<Record<string, unknown>> };
+
+export interface Job {
+  name: string;
+  description: string;
+  /** A cron expression (UTC), or 'nightly' to run in the nightly batch at AFFORD_NIGHTLY_CRON. */
+  schedule: string;
+  steps: JobStep[];
+  /** Turns the steps' results into the run's status: a job can fail on what it found. */
+  verdict?: (results: Record<string, Record<string, unknown>>) => { ok: boolean; message: string };
+}

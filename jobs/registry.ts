@@ -1,0 +1,9 @@
+import type { Job } from './job.js';
+import { rebuildMonthlyTotals } from './rebuild-monthly-totals.js';
+
+/** Every job, in the order the nightly batch runs them. */
+export const JOBS: readonly Job[] = [rebuildMonthlyTotals];
+
+export function findJob(name: string): Job | undefined {
+  return JOBS.find((j) => j.name === name);
+}

@@ -1,0 +1,45 @@
+import { queryFile, runScript } from '../src/db/script.js';
+import { runScriptWithResult } from '../src/db/script-results.js';
+import type { Job, JobContext } from './job.js';
+
+export interface JobRunResult {
+  runId: string;
+  job: string;
+  status: 'succeeded' | 'failed';
+  message: string;
+  results: Record<string, Record<string, unknown>>;
+  ms: number;
+}
+
+/** Runs a job's steps in order and records the run, whatever happens, in job_runs. */
+export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
+  const started = Date.now();
+  const [row] = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-run-start', { job_name: job.name, trigger }));
+  const runId = String(row?.run_id);
+  const log = ctx.logger.child({ job: job.name, runId });
+  const results: Record<string, Record<string, unknown>> = {};
+  let status: JobRunResult['status'] = 'succeeded';
+  let message = 'ok';
+  try {
+    for (const step of job.steps) {
+      const stepStarted = Date.now();
+      results[step.name] = 'sql' in step
+        ? await ctx.store.write((conn) => runScriptWithResult(conn, `jobs/${step.sql}`))
+        : await step.run(ctx);
+      log.info({ step: step.name, ms: Date.now() - stepStarted }, 'job step done');
+    }
+    if (job.verdict) {
+      const v = job.verdict(results);
+      status = v.ok ? 'succeeded' : 'failed';
+      message = v.message;
+    }
+  } catch (err) {
+    status = 'failed';
+    message = (err as Error).message;
+    log.error({ err }, 'job failed');
+  }
+  const detail = JSON.stringify({ message, results });
+  await ctx.store.write((conn) => runScript(conn, 'queries/jobs/record-run-end', { run_id: runId, status, detail }));
+  log.info({ status, message, ms: Date.now() - started }, 'job finished');
+  return { runId, job: job.name, status, message, results, ms: Date.now() - started };
+}

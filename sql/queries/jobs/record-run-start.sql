@@ -1,0 +1,3 @@
+INSERT INTO job_runs (job_name, trigger, status, started_at)
+VALUES ($job_name, $trigger, 'running', current_timestamp::TIMESTAMP)
+RETURNING run_id;

@@ -1,0 +1,42 @@
+import { loadConfig, type Config } from '../config.js';
+import { Store } from '../db/store.js';
+import { createLogger, type Logger } from '../logger.js';
+
+export interface CliContext {
+  config: Config;
+  logger: Logger;
+}
+
+export function cliContext(): CliContext {
+  const config = loadConfig();
+  return { config, logger: createLogger(config.AFFORD_LOG_LEVEL) };
+}
+
+/** Opens the store for a one-off command and closes it afterwards, whatever happens. */
+export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Writes a progress line in place on a terminal; prints nothing when not on one. */
+export function terminalProgress(label: string): ((done: number, total: number, extra?: string) => void) & { end: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  const update = (done: number, total: number, extra = ''): void => {
+    if (!tty) return;
+    const now = Date.now();
+    if (now - last < 100 && done < total) return;
+    last = now;
+    const width = 30;
+    const ratio = total > 0 ? Math.min(done / total, 1) : 0;
+    const filled = Math.round(ratio * width);
+    const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+    const counts = total > 0 ? `${Math.round(ratio * 100)}% ${done}/${total}` : `${done}`;
+    process.stderr.write(`\r${label} [${bar}] ${counts} ${extra}`.padEnd(100).slice(0, 120));
+  };
+  return Object.assign(update, { end: () => tty && process.stderr.write('\n') });
+}

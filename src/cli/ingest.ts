@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { statSync } from 'node:fs';
+import { ingestFile } from '../ingest/file-source.js';
+import { IngestPipeline } from '../ingest/pipeline.js';
+import type { IngestSummary } from '../ingest/types.js';
+import { cliContext, terminalProgress, withStore } from './context.js';
+
+export function formatSummary(s: IngestSummary, seconds: number): string {
+  const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
+  return [
+    `read ${s.read}, inserted ${s.inserted}, updated ${s.updated}, deleted ${s.deleted}, unchanged ${s.skipped}, dead letters ${s.deadLetters}`,
+    `in ${seconds.toFixed(1)} s (${rate} events/s)`,
+  ].join('\n');
+}
+
+export function registerIngest(program: Command): void {
+  const ingest = program.command('ingest').description('read events into the DuckDB file');
+  ingest
+    .command('file')
+    .argument('<path>', "NDJSON file of events, or '-' for standard input")
+    .description('ingest an NDJSON event file; bad lines become dead letters')
+    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)')
+    .action(async (input: string, opts: { batch?: string }) => {
+      const ctx = cliContext();
+      const batchRows = opts.batch ? Number(opts.batch) : ctx.config.AFFORD_INGEST_BATCH_ROWS;
+      const bytes = input === '-' ? 0 : statSync(input).size;
+      const progress = terminalProgress('ingest');
+      const started = Date.now();
+      const summary = await withStore(ctx, (store) =>
+        ingestFile(new IngestPipeline(store, ctx.logger), input, {
+          batchRows,
+          onProgress: (s) => progress(s.read, 0, `events, ${s.deadLetters} dead letters${bytes ? `, ${(bytes / 1e6).toFixed(0)} MB file` : ''}`),
+        }),
+      );
+      progress.end();
+      process.stdout.write(`${formatSummary(summary, (Date.now() - started) / 1000)}\n`);
+    });
+}

@@ -1,0 +1,46 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BatchResult } from './types.js';
+
+/** Prometheus metrics of one worker process; served at /metrics. */
+export class IngestMetrics {
+  readonly registry = new Registry();
+  readonly events = new Counter({
+    name: 'afford_events_ingested_total',
+    help: 'Events ingested, by type and outcome (applied, unchanged)',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly deadLetters = new Counter({
+    name: 'afford_dead_letters_total',
+    help: 'Events that failed validation and became dead letters',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+  readonly batchDuration = new Histogram({
+    name: 'afford_ingest_batch_duration_seconds',
+    help: 'Time to validate and commit one ingest batch',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly consumerLag = new Gauge({
+    name: 'afford_kafka_consumer_lag',
+    help: 'Messages between the last committed offset and the partition high watermark',
+    labelNames: ['topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+  readonly committedOffset = new Gauge({
+    name: 'afford_kafka_committed_offset',
+    help: 'Next offset committed to DuckDB, per partition',
+    labelNames: ['topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+
+  record(result: BatchResult, source: string, seconds: number): void {
+    for (const [type, outcome] of Object.entries(result.byType)) {
+      if (outcome.applied) this.events.inc({ type, outcome: 'applied' }, outcome.applied);
+      if (outcome.skipped) this.events.inc({ type, outcome: 'unchanged' }, outcome.skipped);
+    }
+    if (result.deadLetters.length) this.deadLetters.inc({ source }, result.deadLetters.length);
+    this.batchDuration.observe(seconds);
+  }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the system tools the tests need, from Debian's packages, when they
+# are missing: kcat (the test Kafka broker), librdkafka-dev and a C compiler
+# (the broker helper with fault injection), poppler-utils (reading PDFs back).
+set -euo pipefail
+
+need=()
+command -v kcat >/dev/null 2>&1 || need+=(kcat)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+[ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "test tools missing (${need[*]}) and not root: install them with apt-get" >&2
+    exit 1
+  fi
+fi
+echo "installing test tools: ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+# shellcheck disable=SC2068
+$sudo apt-get install -y -qq $(printf '%s\n' "${need[@]}" | sort -u) >/dev/null
