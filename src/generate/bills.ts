@@ -69,7 +69,7 @@ function groceries(ledger: Ledger, m: Month, monthIndex: number): void {
   const topUps = rng.int(1, 7);
   for (let i = 0; i < topUps; i++) {
     ledger.add({
-      account: profile.current, at: ledger.shopAt(m), category: CAT.groceries, credit: false, pence: rng.pence(2.5, 28),
+      account: profile.current, at: ledger.shopAt(m), category: CAT.groceries, credit: false, pence: ledger.spend(2.5, 28),
       description: `${rng.pick(SUPERMARKETS)} ${rng.int(100, 9999)}`,
     }, monthIndex);
   }
@@ -81,7 +81,7 @@ function transport(ledger: Ledger, m: Month, monthIndex: number): void {
     const fills = rng.int(2, 5);
     for (let i = 0; i < fills; i++) {
       ledger.add({
-        account: ledger.spendAccount(), at: ledger.shopAt(m), category: CAT.fuel, credit: false, pence: rng.pence(30, 85),
+        account: ledger.spendAccount(), at: ledger.shopAt(m), category: CAT.fuel, credit: false, pence: ledger.spend(30, 85, 0.3),
         description: `${rng.pick(FUEL)} ${rng.int(10, 999)}`,
       }, monthIndex);
     }
@@ -91,14 +91,14 @@ function transport(ledger: Ledger, m: Month, monthIndex: number): void {
       const day = rng.int(1, m.days);
       ledger.add({
         account: profile.current, at: dayAt(m, day, rng.pick([7, 8, 17, 18, 22]), rng.int(0, 59)), category: CAT.publicTransport,
-        credit: false, pence: rng.pence(1.75, 14), description: rng.pick(TRANSIT),
+        credit: false, pence: ledger.spend(1.75, 14, 0.3), description: rng.pick(TRANSIT),
       }, monthIndex);
     }
   }
   if (rng.chance(0.35)) {
     ledger.add({
       account: ledger.spendAccount(), at: dayAt(m, rng.int(1, m.days), rng.int(19, 23), rng.int(0, 59)), category: CAT.taxi,
-      credit: false, pence: rng.pence(6, 38), description: rng.pick(TAXIS),
+      credit: false, pence: ledger.spend(6, 38), description: rng.pick(TAXIS),
     }, monthIndex);
   }
 }

@@ -55,6 +55,14 @@ export class Ledger {
     }
   }
 
+  /**
+   * A discretionary amount, sized to the customer's means. `weight` damps the
+   * scaling for needs such as fuel, which cost much the same whatever one earns.
+   */
+  spend(minPounds: number, maxPounds: number, weight = 1): number {
+    return Math.max(1, Math.round(this.rng.pence(minPounds, maxPounds) * this.profile.scale ** weight));
+  }
+
   /** Card-payable spend goes on the credit card about half the time, when there is one. */
   spendAccount(cardShare = 0.5): AccountProfile {
     const card = this.profile.card;

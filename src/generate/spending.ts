@@ -16,13 +16,13 @@ function discretionary(ledger: Ledger, m: Month, i: number): void {
   for (let n = around(ledger, appetite.eatingOut); n > 0; n--) {
     ledger.add({
       account: ledger.spendAccount(), at: ledger.shopAt(m), category: CAT.eatingOut, credit: false,
-      pence: rng.pence(4, 48), description: rng.pick(EATING_OUT),
+      pence: ledger.spend(4, 48), description: rng.pick(EATING_OUT),
     }, i);
   }
   for (let n = around(ledger, appetite.coffee); n > 0; n--) {
     ledger.add({
       account: profile.current, at: dayAt(m, rng.int(1, m.days), rng.int(7, 11), rng.int(0, 59)), category: CAT.coffee,
-      credit: false, pence: rng.pence(2.2, 5.8), description: rng.pick(COFFEE),
+      credit: false, pence: ledger.spend(2.2, 5.8), description: rng.pick(COFFEE),
     }, i);
   }
   for (let n = around(ledger, appetite.shopping); n > 0; n--) {
@@ -33,12 +33,12 @@ function discretionary(ledger: Ledger, m: Month, i: number): void {
           : kind < 0.95 ? [CAT.pharmacy, rng.pick(PHARMACIES), 2, 30] as const
             : [CAT.electronics, rng.pick(ELECTRONICS), 25, 650] as const;
     ledger.add({
-      account: ledger.spendAccount(), at: ledger.shopAt(m), category, credit: false, pence: rng.pence(min, max), description: merchant,
+      account: ledger.spendAccount(), at: ledger.shopAt(m), category, credit: false, pence: ledger.spend(min, max), description: merchant,
     }, i);
   }
   for (let n = around(ledger, appetite.cash) - 2 + rng.int(0, 2); n > 0; n--) {
     ledger.add({
-      account: profile.current, at: ledger.shopAt(m), category: CAT.cash, credit: false, pence: rng.int(1, 10) * 1000,
+      account: profile.current, at: ledger.shopAt(m), category: CAT.cash, credit: false, pence: Math.max(1, Math.round(rng.int(1, 10) * profile.scale)) * 1000,
       description: rng.pick(['CASH NOTEMACHINE', 'LINK ATM', `${profile.current.provider.toUpperCase()} ATM`]),
     }, i);
   }
@@ -46,7 +46,7 @@ function discretionary(ledger: Ledger, m: Month, i: number): void {
   // Now and then something goes back to the shop.
   if (rng.chance(0.3)) {
     ledger.add({
-      account: ledger.spendAccount(), at: ledger.shopAt(m), category: CAT.refunds, credit: true, pence: rng.pence(4, 85),
+      account: ledger.spendAccount(), at: ledger.shopAt(m), category: CAT.refunds, credit: true, pence: ledger.spend(4, 85),
       description: `${rng.pick([...CLOTHING, ...GENERAL_SHOPS])} REFUND`, tags: ['refund'],
     });
   }
@@ -58,7 +58,7 @@ function gambling(ledger: Ledger, m: Month, i: number): void {
   for (let n = rng.int(3, 15); n > 0; n--) {
     ledger.add({
       account: profile.current, at: ledger.shopAt(m), category: CAT.gambling, credit: false,
-      pence: rng.chance(0.7) ? rng.int(1, 10) * 500 : rng.pence(2, 100), description: rng.chance(0.8) ? house : rng.pick(BOOKMAKERS),
+      pence: rng.chance(0.7) ? Math.max(1, Math.round(rng.int(1, 10) * profile.scale)) * 500 : ledger.spend(2, 100), description: rng.chance(0.8) ? house : rng.pick(BOOKMAKERS),
       tags: ['gambling'],
     }, i);
   }
@@ -79,13 +79,13 @@ function travel(ledger: Ledger): void {
   const booking = months[bookingIndex] ?? trip;
   ledger.add({
     account: ledger.spendAccount(0.7), at: ledger.shopAt(booking), category: CAT.flights, credit: false,
-    pence: rng.pence(60, 420), description: rng.pick(AIRLINES), tags: ['travel'],
+    pence: ledger.spend(60, 420), description: rng.pick(AIRLINES), tags: ['travel'],
   }, bookingIndex);
   const startDay = rng.int(1, trip.days - 7);
   const account = ledger.spendAccount(0.8);
   for (let n = rng.int(3, 9); n > 0; n--) {
     const at = ledger.shopAt(trip, startDay + rng.int(0, 6));
-    const pence = rng.pence(4, 160);
+    const pence = ledger.spend(4, 160);
     ledger.add({
       account, at, category: CAT.holiday, credit: false, pence, currency: 'EUR', description: rng.pick(EURO_MERCHANTS), tags: ['travel'],
     }, tripIndex);
@@ -127,7 +127,7 @@ function cardRepayment(ledger: Ledger, m: Month, i: number): void {
   if (!card) return;
   const statement = i === 0 ? card.openingPence : (ledger.cardSpend[i - 1] ?? 0);
   if (statement <= 0) return;
-  const pence = profile.paysCardInFull ? statement : Math.min(statement, Math.max(2500, Math.round(statement * rng.int(5, 60) / 100)));
+  const pence = profile.paysCardInFull ? statement : Math.min(statement, Math.max(2500, Math.round(statement * rng.int(40, 100) / 100)));
   const at = ledger.debitAt(m, 20);
   ledger.add({
     account: profile.current, at, category: CAT.creditCards, credit: false, pence,

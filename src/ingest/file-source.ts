@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { IngestPipeline } from './pipeline.js';
-import { addToSummary, emptySummary, type IngestSummary, type RawItem } from './types.js';
+import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
 export interface FileIngestOptions {
   batchRows: number;
@@ -11,7 +11,8 @@ export interface FileIngestOptions {
 
 /**
  * Streams an NDJSON file (or standard input for '-') through the pipeline in
- * bounded batches, so memory stays flat whatever the file's size. Re-reading
+ * bounded batches, so memory stays flat whatever the file's size. One batch
+ * is read and validated while the previous one is being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
  * by line and content.
  */
@@ -22,21 +23,32 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   const summary = emptySummary();
   let batch: RawItem[] = [];
   let lineNumber = 0;
+  let inFlight: Promise<BatchResult> | undefined;
 
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const result = await pipeline.ingest(batch);
-    batch = [];
+  const settle = async (): Promise<void> => {
+    if (!inFlight) return;
+    const result = await inFlight;
+    inFlight = undefined;
     addToSummary(summary, result);
     options.onProgress?.(summary);
   };
+  const submit = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    await settle();
+    inFlight = pipeline.ingest(batch);
+    batch = [];
+  };
 
-  for await (const line of lines) {
-    lineNumber++;
-    if (line.trim() === '') continue;
-    batch.push({ raw: line, ref: { source: 'file', sourceRef, lineNumber } });
-    if (batch.length >= options.batchRows) await flush();
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim() === '') continue;
+      batch.push({ raw: line, ref: { source: 'file', sourceRef, lineNumber } });
+      if (batch.length >= options.batchRows) await submit();
+    }
+    await submit();
+  } finally {
+    await settle();
   }
-  await flush();
   return summary;
 }

@@ -4,12 +4,13 @@
 -- on batch size; replays and older versions change nothing.
 CREATE OR REPLACE TEMP TABLE tx_events AS
 WITH staged AS (
-    SELECT seq, op, customer_id, transaction_id, event_id, occurred_at::TIMESTAMP AS occurred_at FROM stage_transactions
+    SELECT seq, op, customer_id, transaction_id, event_id, occurred_at::TIMESTAMP AS occurred_at, NULL::DATE AS stored_month
+    FROM stage_transactions
 ), stored AS (
-    SELECT -1 AS seq, 'upsert' AS op, t.customer_id, t.transaction_id, t.event_id, t.occurred_at
+    SELECT -1 AS seq, 'upsert' AS op, t.customer_id, t.transaction_id, t.event_id, t.occurred_at, t.month AS stored_month
     FROM transactions t SEMI JOIN staged s ON t.customer_id = s.customer_id AND t.transaction_id = s.transaction_id
     UNION ALL
-    SELECT -1, 'delete', d.customer_id, d.record_id, d.event_id, d.occurred_at
+    SELECT -1, 'delete', d.customer_id, d.record_id, d.event_id, d.occurred_at, NULL
     FROM tombstones d SEMI JOIN staged s ON d.customer_id = s.customer_id AND d.record_id = s.transaction_id
     WHERE d.record_type = 'transaction'
 ), versioned AS (
@@ -19,15 +20,14 @@ WITH staged AS (
 SELECT *,
        max(version) OVER earlier AS prior_version,
        arg_max(op, version) OVER earlier AS prior_op,
-       max(CASE WHEN seq = -1 AND op = 'upsert' THEN 1 ELSE 0 END) OVER (PARTITION BY customer_id, transaction_id) = 1 AS existed
+       max(stored_month) OVER (PARTITION BY customer_id, transaction_id) AS old_month
 FROM versioned
 WINDOW earlier AS (PARTITION BY customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING);
 
 CREATE OR REPLACE TEMP TABLE tx_winners AS
-SELECT s.*, t.month AS old_month, e.existed
+SELECT s.*, e.old_month, (e.old_month IS NOT NULL) AS existed
 FROM tx_events e
 JOIN stage_transactions s ON s.seq = e.seq
-LEFT JOIN transactions t ON t.customer_id = e.customer_id AND t.transaction_id = e.transaction_id
 WHERE e.seq >= 0 AND (e.prior_version IS NULL OR e.version > e.prior_version)
 QUALIFY row_number() OVER (PARTITION BY e.customer_id, e.transaction_id ORDER BY e.version DESC) = 1;
 

@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { Store } from '../db/store.js';
+import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { produceFile } from '../ingest/kafka-produce.js';
+import { kafkaConnectionFromConfig, kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
+import { createProducer } from '../ingest/kafka-source.js';
+import { IngestMetrics } from '../ingest/metrics.js';
+import { IngestPipeline } from '../ingest/pipeline.js';
+import { cliContext, terminalProgress } from './context.js';
+
+const positiveInt = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1`);
+  return n;
+};
+
+/** Resolves on the first SIGTERM or SIGINT. */
+async function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+}
+
+/** `afford ingest kafka` (the consumer on its own) and `afford produce`. */
+export function registerKafka(program: Command): void {
+  const ingest = program.commands.find((c) => c.name() === 'ingest') ?? program.command('ingest').description('read events into the DuckDB file');
+  ingest
+    .command('kafka')
+    .description('consume the Kafka topics into the DuckDB file, exactly once, until SIGTERM')
+    .action(async () => {
+      const ctx = cliContext();
+      const settings = kafkaIngestSettingsFromConfig(ctx.config);
+      const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
+      const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
+      const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });
+      const signal = await untilSignal();
+      ctx.logger.info({ signal }, 'stopping the Kafka consumer');
+      await consumer.stop();
+      await store.close();
+      ctx.logger.info('Kafka consumer stopped');
+    });
+
+  program
+    .command('produce')
+    .argument('<file>', "NDJSON event file, for example from 'afford generate', or '-' for standard input")
+    .description('publish events to the Kafka topics, keyed by customer_id (lines without one get a null key)')
+    .option('--topic <name>', 'publish every event to this one topic (default: spread customers over AFFORD_KAFKA_TOPICS)')
+    .option('--batch <n>', 'messages per produce request', positiveInt('--batch'), 1000)
+    .action(async (file: string, opts: { topic?: string; batch: number }) => {
+      const ctx = cliContext();
+      const producer = createProducer(kafkaConnectionFromConfig(ctx.config), ctx.logger);
+      const progress = terminalProgress('produce');
+      const started = Date.now();
+      try {
+        const summary = await produceFile(producer, file, {
+          topics: opts.topic ? [opts.topic] : ctx.config.AFFORD_KAFKA_TOPICS,
+          batchMessages: opts.batch,
+          onProgress: (n) => progress(n, 0, 'messages'),
+        });
+        progress.end();
+        const seconds = (Date.now() - started) / 1000;
+        const rate = seconds > 0 ? Math.round(summary.messages / seconds) : summary.messages;
+        process.stdout.write(`produced ${summary.messages} messages (${summary.nullKeys} without a key) in ${seconds.toFixed(1)} s (${rate} messages/s)\n`);
+        for (const [topic, n] of Object.entries(summary.byTopic)) process.stdout.write(`  ${topic}: ${n}\n`);
+      } finally {
+        await producer.close();
+      }
+    });
+}
