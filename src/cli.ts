@@ -1,23 +1,24 @@
-import { Command } from 'commander';
-import { ConfigError, settingsHelp } from './config.js';
-import { registerGenerate } from './cli/generate.js';
-import { registerIngest } from './cli/ingest.js';
-import { registerJobs } from './cli/jobs.js';
-import { registerServe } from './cli/serve.js';
-import { registerDemo } from './cli/demo.js';
+import { ConfigError, loadConfig } from './config.js';
+import { forwardToService } from './cli/admin.js';
+import { DatabaseBusyError } from './db/store.js';
+import { buildProgram } from './cli/program.js';
 
-const program = new Command('afford')
-  .description('Affordability aggregation: bank transactions into monthly bucket totals and affordability reports.')
-  .addHelpText('after', `\nConfiguration (environment variables):\n${settingsHelp()}\n`)
-  .showHelpAfterError();
+const argv = process.argv.slice(2);
 
-registerServe(program);
-registerIngest(program);
-registerJobs(program);
-registerGenerate(program);
-registerDemo(program);
+async function main(): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof DatabaseBusyError)) throw err;
+    // The service holds the file: run the command there instead.
+    const response = await forwardToService(loadConfig().AFFORD_DB, argv);
+    process.stdout.write(response.output);
+    if (response.error) process.stderr.write(`afford: ${response.error}\n`);
+    process.exitCode = response.exitCode;
+  }
+}
 
-program.parseAsync(process.argv).catch((err: unknown) => {
+main().catch((err: unknown) => {
   if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
   else process.stderr.write(`afford: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadConfig, type Config } from '../config.js';
 import { Store } from '../db/store.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -7,13 +8,47 @@ export interface CliContext {
   logger: Logger;
 }
 
+/**
+ * Set when a command runs inside `afford serve`, forwarded over the admin
+ * socket because the service holds the DuckDB file: the command then uses the
+ * service's store and its output goes back to the caller.
+ */
+export interface ServiceScope extends CliContext {
+  store: Store;
+  output: string[];
+  exitCode: number;
+}
+
+export const serviceScope = new AsyncLocalStorage<ServiceScope>();
+
+
 export function cliContext(): CliContext {
+  const scope = serviceScope.getStore();
+  if (scope) return { config: scope.config, logger: scope.logger };
   const config = loadConfig();
   return { config, logger: createLogger(config.AFFORD_LOG_LEVEL) };
 }
 
-/** Opens the store for a one-off command and closes it afterwards, whatever happens. */
+/** Command output: standard output, or the caller's buffer when run inside the service. */
+export function out(text: string): void {
+  const scope = serviceScope.getStore();
+  if (scope) scope.output.push(text);
+  else process.stdout.write(text);
+}
+
+export function setExitCode(code: number): void {
+  const scope = serviceScope.getStore();
+  if (scope) scope.exitCode = code;
+  else process.exitCode = code;
+}
+
+/**
+ * Opens the store for a one-off command and closes it afterwards, whatever
+ * happens. Inside the service it lends the service's own store instead.
+ */
 export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
+  const scope = serviceScope.getStore();
+  if (scope) return fn(scope.store);
   const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
   try {
     return await fn(store);

@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 import { ingestFile } from '../ingest/file-source.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
-import { cliContext, terminalProgress, withStore } from './context.js';
+import { attachWebhooks } from '../webhooks/ingest-hooks.js';
+import { cliContext, out, setExitCode, terminalProgress, withStore } from './context.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
@@ -26,13 +27,16 @@ export function registerIngest(program: Command): void {
       const bytes = input === '-' ? 0 : statSync(input).size;
       const progress = terminalProgress('ingest');
       const started = Date.now();
-      const summary = await withStore(ctx, (store) =>
-        ingestFile(new IngestPipeline(store, ctx.logger), input, {
+      const summary = await withStore(ctx, (store) => {
+        const pipeline = new IngestPipeline(store, ctx.logger);
+        // Deletions and payments in the file enqueue their webhooks; 'afford serve' sends them.
+        attachWebhooks(pipeline, ctx.logger);
+        return ingestFile(pipeline, input, {
           batchRows,
           onProgress: (s) => progress(s.read, 0, `events, ${s.deadLetters} dead letters${bytes ? `, ${(bytes / 1e6).toFixed(0)} MB file` : ''}`),
-        }),
-      );
+        });
+      });
       progress.end();
-      process.stdout.write(`${formatSummary(summary, (Date.now() - started) / 1000)}\n`);
+      out(`${formatSummary(summary, (Date.now() - started) / 1000)}\n`);
     });
 }

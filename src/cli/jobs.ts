@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { JOBS, findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
 import { queryFile } from '../db/script.js';
-import { cliContext, terminalProgress, withStore } from './context.js';
+import { cliContext, out, setExitCode, terminalProgress, withStore } from './context.js';
 
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('list and run the scheduled jobs');
@@ -18,7 +18,7 @@ export function registerJobs(program: Command): void {
         const run = last.find((r) => r.job_name === job.name);
         const schedule = job.schedule === 'nightly' ? `nightly (${ctx.config.AFFORD_NIGHTLY_CRON} UTC)` : `${job.schedule} UTC`;
         const lastRun = run ? `last run ${run.started_at}: ${run.status}` : 'never run';
-        process.stdout.write(`${job.name.padEnd(26)} ${schedule.padEnd(28)} ${lastRun}\n    ${job.description}\n`);
+        out(`${job.name.padEnd(26)} ${schedule.padEnd(28)} ${lastRun}\n    ${job.description}\n`);
       }
     });
   jobs
@@ -30,7 +30,7 @@ export function registerJobs(program: Command): void {
       const selected = name === 'all' ? [...JOBS] : [findJob(name)].filter((j) => j !== undefined);
       if (selected.length === 0) {
         process.stderr.write(`unknown job '${name}'; known jobs: ${JOBS.map((j) => j.name).join(', ')}\n`);
-        process.exitCode = 2;
+        setExitCode(2);
         return;
       }
       await withStore(ctx, async (store) => {
@@ -38,8 +38,8 @@ export function registerJobs(program: Command): void {
           const progress = terminalProgress(job.name);
           const result = await runJob(job, { store, config: ctx.config, logger: ctx.logger, progress }, 'cli');
           progress.end();
-          process.stdout.write(`${job.name}: ${result.status} in ${(result.ms / 1000).toFixed(1)} s: ${result.message}\n`);
-          if (result.status !== 'succeeded') process.exitCode = 1;
+          out(`${job.name}: ${result.status} in ${(result.ms / 1000).toFixed(1)} s: ${result.message}\n`);
+          if (result.status !== 'succeeded') setExitCode(1);
         }
       });
     });

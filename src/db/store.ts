@@ -4,6 +4,13 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
 import type { Logger } from '../logger.js';
 
+/** DuckDB lets one process open a file for writing; this says another one has it. */
+export class DatabaseBusyError extends Error {
+  constructor(readonly dbPath: string) {
+    super(`${dbPath} is held by another process`);
+  }
+}
+
 /**
  * One DuckDB file, one writer. Every write goes through `write`, which runs
  * its callback in a transaction on the single writer connection, one at a
@@ -23,7 +30,9 @@ export class Store {
 
   static async open(dbPath: string, logger: Logger): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-    const instance = await DuckDBInstance.create(dbPath);
+    const instance = await DuckDBInstance.create(dbPath).catch((err: Error) => {
+      throw /Could not set lock/i.test(err.message) ? new DatabaseBusyError(dbPath) : err;
+    });
     const writer = await instance.connect();
     await migrate(writer, logger);
     return new Store(dbPath, instance, writer, logger);
