@@ -4,12 +4,17 @@ import { startScheduler } from '../jobs/scheduler.js';
 import { buildServer } from './api/server.js';
 import type { Config } from './config.js';
 import { Store } from './db/store.js';
+import { KafkaIngest } from './ingest/kafka-consumer.js';
+import { kafkaIngestSettingsFromConfig } from './ingest/kafka-settings.js';
+import { IngestMetrics } from './ingest/metrics.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import type { Logger } from './logger.js';
+import { startTaskRuntime } from './tasks/runtime.js';
 
 export interface RunningService {
   store: Store;
   pipeline: IngestPipeline;
+  metrics: IngestMetrics;
   server: FastifyInstance;
   address: string;
   stop: () => Promise<void>;
@@ -23,20 +28,35 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = await Store.open(config.AFFORD_DB, logger);
   const pipeline = new IngestPipeline(store, logger.child({ component: 'ingest' }));
   const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
-  const server = await buildServer({ store, config, logger });
+  const metrics = new IngestMetrics();
+  // Before any source feeds the pipeline, so that every batch enqueues its webhooks.
+  const tasks = await startTaskRuntime({ store, pipeline, config, logger });
+  // Not an object literal, so this compiles both before and after ApiDeps gains `metrics` (served at /metrics).
+  // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
+  let ready = true;
+  const apiDeps = { store, config, logger, metrics, isReady: () => ready, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: tasks.keys };
+  const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
-  if (!config.AFFORD_KAFKA_BROKERS?.length) logger.info('no Kafka brokers configured (AFFORD_KAFKA_BROKERS): running without a Kafka consumer');
+  const kafka = config.AFFORD_KAFKA_BROKERS?.length
+    ? await KafkaIngest.start({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
+    : undefined;
+  if (!kafka) logger.info('no Kafka brokers configured (AFFORD_KAFKA_BROKERS): running without a Kafka consumer');
   logger.info({ address, db: config.AFFORD_DB }, 'afford is serving');
   let stopped = false;
   return {
     store,
     pipeline,
+    metrics,
     server,
     address,
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      ready = false;
+      // The consumer first: it finishes its batch while the store is still open.
+      await kafka?.stop();
       await server.close();
+      await tasks.stop();
       await scheduler.stop();
       await store.close();
     },

@@ -26,9 +26,15 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_KAFKA_SASL_USERNAME', description: 'SASL user name' },
   { name: 'AFFORD_KAFKA_SASL_PASSWORD', description: 'SASL password' },
   { name: 'AFFORD_KAFKA_BATCH_BYTES', default: '1048576', description: 'most bytes fetched per partition per batch' },
+  { name: 'AFFORD_KAFKA_SESSION_TIMEOUT_MS', default: '30000', description: 'Kafka consumer session timeout: how soon the group notices a dead worker' },
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
   { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
+  { name: 'AFFORD_TOKEN_SECRET', description: 'key (at least 32 characters) that signs API access tokens; unset means one generated once and kept in the DB' },
+  { name: 'AFFORD_WEBHOOK_RETRY_BASE_MS', default: '2000', description: 'webhook redelivery: delay before the first redelivery (doubles each time, with jitter)' },
+  { name: 'AFFORD_WEBHOOK_RETRY_CAP_MS', default: '3600000', description: 'webhook redelivery: longest delay between two attempts' },
+  { name: 'AFFORD_WEBHOOK_TIMEOUT_MS', default: '10000', description: "webhook delivery: how long to wait for the receiver's response (a timeout is retried)" },
+  { name: 'AFFORD_REFRESH_TIMEOUT_MS', default: '60000', description: 'refresh task: how long to wait for ingestion to catch up before failing with internal_timeout' },
 ];
 
 const intString = (min: number, max: number) =>
@@ -61,9 +67,15 @@ const envSchema = z.object({
   AFFORD_KAFKA_SASL_USERNAME: z.string().optional(),
   AFFORD_KAFKA_SASL_PASSWORD: z.string().optional(),
   AFFORD_KAFKA_BATCH_BYTES: intString(1024, 256 * 1024 * 1024),
+  AFFORD_KAFKA_SESSION_TIMEOUT_MS: intString(3000, 600_000),
   AFFORD_SHARD: shardString,
   AFFORD_EXPORT_DIR: z.string().min(1),
   AFFORD_REPORTS_DIR: z.string().min(1).optional(),
+  AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AFFORD_WEBHOOK_RETRY_BASE_MS: intString(1, 86_400_000),
+  AFFORD_WEBHOOK_RETRY_CAP_MS: intString(1, 86_400_000),
+  AFFORD_WEBHOOK_TIMEOUT_MS: intString(1, 600_000),
+  AFFORD_REFRESH_TIMEOUT_MS: intString(1, 86_400_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the system tools the tests need, from Debian's packages, when they
 # are missing: kcat (the test Kafka broker), librdkafka-dev and a C compiler
-# (the broker helper with fault injection), poppler-utils (reading PDFs back).
+# (the broker helper with fault injection), poppler-utils (reading PDFs back),
+# fonts-dejavu-core (the font the report PDFs embed).
 set -euo pipefail
 
 need=()
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# The report PDFs embed DejaVu Sans (src/reports/pdf-fonts.ts).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 

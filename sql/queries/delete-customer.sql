@@ -7,6 +7,12 @@ DELETE FROM accounts WHERE customer_id = $customer_id;
 DELETE FROM customer_applications WHERE customer_id = $customer_id;
 DELETE FROM tombstones WHERE customer_id = $customer_id AND record_type <> 'customer';
 DELETE FROM batch_affected_months WHERE customer_id = $customer_id;
+DELETE FROM affordability_reports WHERE customer_id = $customer_id;
+DELETE FROM tasks WHERE customer_id = $customer_id;
+-- Their earlier webhooks go too (their bodies name the customer); the
+-- customers.deleted notice is enqueued after this, in the same transaction.
+DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_outbox WHERE customer_id = $customer_id);
+DELETE FROM webhook_outbox WHERE customer_id = $customer_id;
 DELETE FROM customers WHERE customer_id = $customer_id;
 DELETE FROM tombstones WHERE record_type = 'customer' AND record_id = $customer_id;
 INSERT INTO tombstones (record_type, customer_id, record_id, occurred_at, event_id)

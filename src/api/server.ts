@@ -1,17 +1,101 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
+import type { IngestMetrics } from '../ingest/metrics.js';
 import type { Logger } from '../logger.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import { resolveSigningSecret } from './auth/signing-key.js';
+import { TokenService } from './auth/tokens.js';
+import { apiError } from './errors.js';
+import { installErrorHandler } from './error-handler.js';
+import { installNotFound } from './not-found.js';
+import { Router } from './router.js';
+import { accountsRoutes } from './routes/accounts.routes.js';
+import { affordabilityRoutes } from './routes/affordability.routes.js';
+import { bucketTotalsRoutes } from './routes/bucket-totals.routes.js';
+import { bucketsRoutes } from './routes/buckets.routes.js';
+import { categoriesRoutes } from './routes/categories.routes.js';
+import { categoryTotalsRoutes } from './routes/category-totals.routes.js';
+import { customerApplicationsRoutes } from './routes/customer-applications.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { oauthRoutes } from './routes/oauth.routes.js';
+import { openApiRoutes } from './routes/openapi.routes.js';
+import { transactionsRoutes } from './routes/transactions.routes.js';
+import { refreshRoutes } from './routes/refresh.routes.js';
+import { ingestRoutes } from './routes/ingest.routes.js';
+import { jwksRoutes } from './routes/jwks.routes.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { IngestionService } from '../tasks/ingestion.js';
+import type { RefreshService } from '../tasks/refresh.js';
+import type { WebhookSigningKeys } from '../webhooks/signing-keys.js';
+import { createServices, type ApiServices } from './services/index.js';
 
 export interface ApiDeps {
   store: Store;
   config: Config;
   logger: Logger;
+  /** Prometheus metrics of the worker, served at /metrics without auth. */
+  metrics?: IngestMetrics;
+  /** False while the DB cannot serve (starting, stopping): every call but /healthz then gets 503. */
+  isReady?: () => boolean;
+  /** The ingest pipeline, which HTTP ingestion writes through like Kafka and files. */
+  pipeline?: IngestPipeline;
+  /** Refresh tasks (POST/GET /v1/open-banking/refresh); the routes exist only when given. */
+  refresh?: RefreshService;
+  /** First-party ingestion tasks (POST /v2/ingest/transactions); the route exists only when given. */
+  ingestion?: IngestionService;
+  /** Webhook signing keys, published at /.well-known/jwks.json. */
+  webhookKeys?: WebhookSigningKeys;
 }
+
+/** A resource's routes: one module per resource under routes/. Later resources append theirs to RESOURCE_ROUTES. */
+export type ResourceRoutes = (router: Router, services: ApiServices) => void;
+
+const RESOURCE_ROUTES: readonly ResourceRoutes[] = [
+  oauthRoutes,
+  bucketsRoutes,
+  bucketTotalsRoutes,
+  transactionsRoutes,
+  accountsRoutes,
+  customerApplicationsRoutes,
+  categoriesRoutes,
+  categoryTotalsRoutes,
+  affordabilityRoutes,
+];
+
+const FORM_BODY_LIMIT = 16 * 1024;
 
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
 export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
-  const app: FastifyInstance = Fastify({ loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger });
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+  });
+  const isReady = deps.isReady ?? (() => true);
+
+  // The token call is form-encoded (OAuth 2.0).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  app.decorateRequest('auth', null);
+  installErrorHandler(app);
+  installNotFound(app);
+  app.addHook('onRequest', async (request) => {
+    if (!isReady() && request.url.split('?')[0] !== '/healthz') throw apiError('UNAVAILABLE');
+  });
+
+  const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
+  const services = createServices(deps.store, tokens);
+  await services.buckets.installBuiltIns();
+  const router = new Router(app, createAuthenticator(tokens, services.customers));
+
+  healthRoutes(router, deps.store, isReady);
+  for (const routes of RESOURCE_ROUTES) routes(router, services);
+  if (deps.refresh) refreshRoutes(router, deps.refresh);
+  if (deps.ingestion) ingestRoutes(router, deps.ingestion);
+  if (deps.webhookKeys) jwksRoutes(router, deps.webhookKeys);
+  openApiRoutes(router);
+  if (deps.metrics) await metricsRoutes(app, deps.metrics);
   return app;
 }

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { JOBS } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
 import { startService, stopOnSignals } from '../app.js';
+import { startAdminServer } from './admin.js';
 import { writeEvents } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
 import { cliContext, terminalProgress } from './context.js';
 import { formatSummary } from './ingest.js';
+import { demoCurlLines } from './demo-api.js';
 
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, buildProgram: () => Command): void {
   program
     .command('demo')
     .description('generate sample data, ingest it, run every job, then serve')
@@ -31,7 +33,8 @@ export function registerDemo(program: Command): void {
       process.stdout.write(`1/4 generated ${stats.lines} events for ${opts.customers} customers into ${eventsFile}\n`);
 
       const service = await startService(ctx.config, ctx.logger);
-      stopOnSignals(service, ctx.logger);
+      const admin = startAdminServer({ store: service.store, config: ctx.config, logger: ctx.logger }, buildProgram);
+      stopOnSignals({ ...service, stop: async () => { await admin.close(); await service.stop(); } }, ctx.logger);
       const started = Date.now();
       const ingestProgress = terminalProgress('ingest');
       const summary = await ingestFile(service.pipeline, eventsFile, {
@@ -46,5 +49,6 @@ export function registerDemo(program: Command): void {
         process.stdout.write(`3/4 job ${job.name}: ${result.status}: ${result.message}\n`);
       }
       process.stdout.write(`4/4 serving on ${service.address} (try ${service.address}/healthz); Ctrl-C stops\n`);
+      process.stdout.write(`try the API:\n${(await demoCurlLines(service.store, service.address)).map((l) => `  ${l}`).join('\n')}\n`);
     });
 }

@@ -6,6 +6,7 @@ import { kafkaConnectionFromConfig, kafkaIngestSettingsFromConfig } from '../ing
 import { createProducer } from '../ingest/kafka-source.js';
 import { IngestMetrics } from '../ingest/metrics.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
+import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, terminalProgress } from './context.js';
 
 const positiveInt = (name: string) => (value: string): number => {
@@ -33,6 +34,7 @@ export function registerKafka(program: Command): void {
       const settings = kafkaIngestSettingsFromConfig(ctx.config);
       const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
       const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
+      attachWebhooks(pipeline, ctx.logger); // the outbox fills here; 'afford serve' delivers it
       const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });
       const signal = await untilSignal();
       ctx.logger.info({ signal }, 'stopping the Kafka consumer');

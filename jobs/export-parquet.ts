@@ -1,0 +1,111 @@
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { queryFile, runScript } from '../src/db/script.js';
+import type { Job, JobContext } from './job.js';
+
+/**
+ * Exports for data teams, who cannot open the DuckDB file while the service
+ * writes it: transactions, monthly totals and affordability reports as
+ * Parquet partitioned by month (hive style, month=YYYY-MM), all from one
+ * snapshot, and a consistent copy of the DuckDB file beside them.
+ */
+
+export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports'] as const;
+export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}
+
+const STAGING_PREFIX = '.staging-';
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A run that died part-way leaves its staging folder; one a day old is surely not in use. */
+async function removeStaleStaging(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => []);
+  for (const name of entries) {
+    const started = Number(name.slice(STAGING_PREFIX.length));
+    if (name.startsWith(STAGING_PREFIX) && started < Date.now() - DAY_MS) await rm(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> {
+  const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
+  await removeStaleStaging(dir);
+  const staging = path.join(dir, `${STAGING_PREFIX}${Date.now()}`);
+  await mkdir(staging, { recursive: true });
+  const target = (table: string) => path.join(staging, table);
+  try {
+    const counts = await ctx.store.read(async (conn) => {
+      // One read transaction: the three exports show the same moment.
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        await runScript(conn, 'jobs/export-parquet/copy-tables', {
+          transactions_dir: target('transactions'),
+          monthly_totals_dir: target('monthly_category_totals'),
+          reports_dir: target('affordability_reports'),
+        });
+        return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows'))[0] ?? {};
+      } finally {
+        await conn.run('ROLLBACK');
+      }
+    });
+    // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
+    for (const table of EXPORTED_TABLES) {
+      await mkdir(target(table), { recursive: true }); // COPY writes no folder for an empty table
+      const live = path.join(dir, table);
+      const old = path.join(staging, `${table}.old`);
+      if (await exists(live)) await rename(live, old);
+      await rename(target(table), live);
+    }
+    ctx.progress?.(1, 2);
+    return { dir, rows: counts };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Copies the DuckDB file while holding the single writer, after a
+ * checkpoint: nothing can change it during the copy. The WAL goes too, in
+ * case the checkpoint could not fold it in (a reader's open transaction).
+ */
+async function snapshot(ctx: JobContext): Promise<Record<string, unknown>> {
+  if (ctx.store.path === ':memory:') return { skipped: 'in-memory database' };
+  const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
+  const file = path.join(dir, SNAPSHOT_FILE);
+  const partial = `${file}.partial`;
+  await mkdir(dir, { recursive: true });
+  const bytes = await ctx.store.writeUntransacted(async (conn) => {
+    // A checkpoint folds the WAL into the file; if an open transaction stops it, the WAL copied below carries the rest.
+    await conn.run('CHECKPOINT').catch((err: unknown) => ctx.logger.warn({ err }, 'checkpoint before snapshot failed; copying the WAL too'));
+    await copyFile(ctx.store.path, partial);
+    const wal = `${ctx.store.path}.wal`;
+    const hasWal = await exists(wal);
+    if (hasWal) await copyFile(wal, `${partial}.wal`);
+    return { db: (await stat(partial)).size, wal: hasWal ? (await stat(`${partial}.wal`)).size : 0 };
+  });
+  // A stale WAL beside the new copy would be replayed into it: remove it first.
+  await rm(`${file}.wal`, { force: true });
+  if (bytes.wal) await rename(`${partial}.wal`, `${file}.wal`);
+  await rename(partial, file);
+  ctx.progress?.(2, 2);
+  return { file, bytes: bytes.db, wal_bytes: bytes.wal };
+}
+
+export const exportParquetJob: Job = {
+  name: 'export-parquet',
+  description: 'Writes transactions, monthly totals and affordability reports as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot copy of the DuckDB file.',
+  schedule: 'nightly',
+  steps: [
+    { name: 'parquet', run: exportParquet },
+    { name: 'snapshot', run: snapshot },
+  ],
+  verdict: (results) => {
+    const rows = (results['parquet']?.['rows'] ?? {}) as Record<string, number>;
+    const counts = EXPORTED_TABLES.map((t) => `${rows[t] ?? 0} ${t}`).join(', ');
+    const snap = results['snapshot'] ?? {};
+    const copy = snap['file'] ? `; snapshot ${snap['file']}` : '';
+    return { ok: true, message: `exported ${counts} to ${String(results['parquet']?.['dir'])}${copy}` };
+  },
+};

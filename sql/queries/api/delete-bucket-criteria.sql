@@ -1,0 +1,2 @@
+DELETE FROM bucket_criteria
+WHERE bucket_id = $bucket_id;

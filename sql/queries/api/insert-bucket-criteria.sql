@@ -1,0 +1,7 @@
+-- $rows: a JSON array of criterion rows, bound as one value.
+INSERT INTO bucket_criteria (bucket_id, position, bucket_l1, bucket_l2, category_l1, category_l2)
+SELECT $bucket_id, r.position, r.bucket_l1, r.bucket_l2, r.category_l1, r.category_l2
+FROM (
+    SELECT unnest(from_json($rows::JSON,
+        '[{"position":"INTEGER","bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]')) AS r
+);

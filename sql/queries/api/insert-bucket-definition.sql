@@ -1,0 +1,2 @@
+INSERT INTO bucket_definitions (bucket_id, client_id, name, categorisation_model, body, created_at, updated_at)
+VALUES ($bucket_id, $client_id, $name, $categorisation_model, $body::JSON, $now::TIMESTAMP, $now::TIMESTAMP);

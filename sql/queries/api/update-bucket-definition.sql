@@ -1,0 +1,3 @@
+UPDATE bucket_definitions
+SET name = $name, categorisation_model = $categorisation_model, body = $body::JSON, updated_at = $now::TIMESTAMP
+WHERE bucket_id = $bucket_id AND client_id = $client_id;

@@ -1,0 +1,26 @@
+-- The accounts behind each customer's reports and their holders: accounts
+-- known from account events, and any account that only transactions name
+-- (an account event may not have arrived yet). Restricted to $account_ids
+-- when given. Parameters: $customer_id (NULL: every customer), $account_ids.
+WITH subjects AS (
+    SELECT customer_id, client_id FROM customers WHERE $customer_id IS NULL OR customer_id = $customer_id
+),
+selected AS (
+    SELECT from_json($account_ids::JSON, '["VARCHAR"]') AS ids
+),
+known AS (
+    SELECT a.customer_id, a.account_id, a.holder_name
+    FROM accounts a JOIN subjects s ON s.customer_id = a.customer_id, selected
+    WHERE selected.ids IS NULL OR list_contains(selected.ids, a.account_id)
+    UNION ALL
+    SELECT DISTINCT t.customer_id, t.account_id, NULL
+    FROM monthly_category_totals t JOIN subjects s ON s.customer_id = t.customer_id, selected
+    WHERE selected.ids IS NULL OR list_contains(selected.ids, t.account_id)
+)
+SELECT s.customer_id, s.client_id,
+       coalesce(list(DISTINCT k.account_id ORDER BY k.account_id) FILTER (WHERE k.account_id IS NOT NULL), []) AS account_ids,
+       coalesce(list(DISTINCT k.holder_name ORDER BY k.holder_name) FILTER (WHERE k.holder_name IS NOT NULL), []) AS holder_names
+FROM subjects s
+LEFT JOIN known k ON k.customer_id = s.customer_id
+GROUP BY s.customer_id, s.client_id
+ORDER BY s.customer_id;

@@ -1,0 +1,1 @@
+SELECT client_id FROM customers WHERE customer_id = $customer_id;

@@ -1,0 +1,4 @@
+INSERT INTO tasks (task_id, task_type, client_id, customer_id, provider, status, result, step, has_new_transactions,
+                   reconnect_required, watermark, detail, created_at, updated_at, completed_at)
+VALUES ($task_id, $task_type, $client_id, $customer_id::VARCHAR, $provider::VARCHAR, $status, $result::VARCHAR, $step::INTEGER,
+        $has_new_transactions::BOOLEAN, false, NULL, $detail::JSON, $now::TIMESTAMP, $now::TIMESTAMP, $completed_at::TIMESTAMP);

@@ -1,0 +1,4 @@
+SELECT min(next_attempt_at) AS next_attempt_at
+FROM webhook_outbox
+WHERE status = 'pending'
+  AND delivery_id NOT IN (SELECT unnest(from_json($in_flight::VARCHAR, '["VARCHAR"]')));

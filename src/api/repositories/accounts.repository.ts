@@ -1,0 +1,52 @@
+import { queryFile } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+
+export interface AccountFilter {
+  currency?: string;
+  provider?: string;
+  account_type?: string;
+  usage_type?: string;
+  holder_relationship_type?: string;
+}
+
+export interface AccountRow {
+  account_id: string;
+  currency: string;
+  holder_name: string;
+  holder_relationship: string;
+  account_name: string;
+  account_type: string;
+  usage_type: string;
+  provider: string;
+  uk_account_number: string | null;
+  uk_sort_code: string | null;
+}
+
+export interface BalanceRow {
+  account_id: string;
+  position: number;
+  date: string;
+  amount: string;
+  currency: string;
+  type: string;
+  credit_debit_indicator: 'credit' | 'debit';
+}
+
+export class AccountsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** The customer's accounts that pass the filters, and all of the customer's balances, from one snapshot. */
+  async accountsWithBalances(customerId: string, f: AccountFilter): Promise<{ accounts: AccountRow[]; balances: BalanceRow[] }> {
+    return this.store.read(async (conn) => ({
+      accounts: await queryFile<AccountRow>(conn, 'queries/api/list-accounts', {
+        customer_id: customerId,
+        currency: f.currency ?? null,
+        provider: f.provider ?? null,
+        account_type: f.account_type ?? null,
+        usage_type: f.usage_type ?? null,
+        holder_relationship_type: f.holder_relationship_type ?? null,
+      }),
+      balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', { customer_id: customerId }),
+    }));
+  }
+}

@@ -1,0 +1,105 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { bucketDefinitionBodySchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
+import { dbFromIso, isoFromDb } from '../../db/rows.js';
+import { queryFile, runScript } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+
+export interface StoredDefinition {
+  bucketId: string;
+  clientId: string;
+  body: BucketDefinitionBody;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface DefinitionRow {
+  bucket_id: string;
+  client_id: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function toDefinition(row: DefinitionRow): StoredDefinition {
+  return {
+    bucketId: row.bucket_id,
+    clientId: row.client_id,
+    body: bucketDefinitionBodySchema.parse(JSON.parse(row.body)),
+    createdAt: isoFromDb(row.created_at) ?? '',
+    updatedAt: isoFromDb(row.updated_at) ?? '',
+  };
+}
+
+/** Criterion rows as one JSON value, bound as a single parameter. */
+function criteriaJson(body: BucketDefinitionBody): string {
+  return JSON.stringify(criterionRows(body).map((row, position) => ({ position, ...row })));
+}
+
+async function insertCriteria(conn: DuckDBConnection, bucketId: string, body: BucketDefinitionBody): Promise<void> {
+  await queryFile(conn, 'queries/api/insert-bucket-criteria', { bucket_id: bucketId, rows: criteriaJson(body) });
+}
+
+/** Client bucket definitions: the body as created, and its criteria rows for the totals join. */
+export class BucketDefinitionsRepository {
+  constructor(private readonly store: Store) {}
+
+  async insert(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<void> {
+    await this.store.write(async (conn) => {
+      await queryFile(conn, 'queries/api/insert-bucket-definition', {
+        bucket_id: bucketId,
+        client_id: clientId,
+        name: body.name,
+        categorisation_model: body.categorisation_model,
+        body: JSON.stringify(body),
+        now: dbFromIso(now),
+      });
+      await insertCriteria(conn, bucketId, body);
+    });
+  }
+
+  /** Replaces the definition and its criteria; false when the client has no such definition. */
+  async replace(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<boolean> {
+    return this.store.write(async (conn) => {
+      const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
+      if (existing.length === 0) return false;
+      await queryFile(conn, 'queries/api/update-bucket-definition', {
+        bucket_id: bucketId,
+        client_id: clientId,
+        name: body.name,
+        categorisation_model: body.categorisation_model,
+        body: JSON.stringify(body),
+        now: dbFromIso(now),
+      });
+      await queryFile(conn, 'queries/api/delete-bucket-criteria', { bucket_id: bucketId });
+      await insertCriteria(conn, bucketId, body);
+      return true;
+    });
+  }
+
+  async remove(bucketId: string, clientId: string): Promise<boolean> {
+    return this.store.write(async (conn) => {
+      const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
+      if (existing.length === 0) return false;
+      await queryFile(conn, 'queries/api/delete-bucket-definition', { bucket_id: bucketId, client_id: clientId });
+      await queryFile(conn, 'queries/api/delete-bucket-criteria', { bucket_id: bucketId });
+      return true;
+    });
+  }
+
+  async get(bucketId: string, clientId: string): Promise<StoredDefinition | undefined> {
+    const rows = await this.store.read((conn) =>
+      queryFile<DefinitionRow>(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId }),
+    );
+    return rows[0] ? toDefinition(rows[0]) : undefined;
+  }
+
+  async list(clientId: string): Promise<StoredDefinition[]> {
+    const rows = await this.store.read((conn) => queryFile<DefinitionRow>(conn, 'queries/api/list-bucket-definitions', { client_id: clientId }));
+    return rows.map(toDefinition);
+  }
+
+  /** Rewrites the criteria rows of a definition that lives in code (core-dashboard). */
+  async replaceBuiltInCriteria(bucketId: string, body: BucketDefinitionBody): Promise<void> {
+    await this.store.write((conn) => runScript(conn, 'queries/api/replace-built-in-criteria', { bucket_id: bucketId, rows: criteriaJson(body) }));
+  }
+}

@@ -1,0 +1,38 @@
+import { monthStartDate, type MonthRange } from '../../domain/months.js';
+import { queryFile } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+
+export interface CustomerRecord {
+  customerId: string;
+  clientId: string;
+  hosted: boolean;
+  secretHash: string | null;
+}
+
+interface CustomerRow {
+  customer_id: string;
+  client_id: string;
+  hosted: boolean;
+  secret_hash: string | null;
+}
+
+export class CustomersRepository {
+  constructor(private readonly store: Store) {}
+
+  async getCustomer(customerId: string): Promise<CustomerRecord | undefined> {
+    const rows = await this.store.read((conn) => queryFile<CustomerRow>(conn, 'queries/api/get-customer', { customer_id: customerId }));
+    const row = rows[0];
+    return row ? { customerId: row.customer_id, clientId: row.client_id, hosted: row.hosted, secretHash: row.secret_hash } : undefined;
+  }
+
+  /** The hosted customer with the most transactions in the range (the demo shows its totals). */
+  async busiestHostedCustomer(range: MonthRange): Promise<{ customerId: string; clientId: string } | undefined> {
+    const rows = await this.store.read((conn) =>
+      queryFile<{ customer_id: string; client_id: string }>(conn, 'queries/api/pick-demo-customer', {
+        month_from: monthStartDate(range.from),
+        month_to: monthStartDate(range.to),
+      }),
+    );
+    return rows[0] ? { customerId: rows[0].customer_id, clientId: rows[0].client_id } : undefined;
+  }
+}

@@ -1,0 +1,45 @@
+import { monthStartDate, type MonthRange } from '../../domain/months.js';
+import { queryFile } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+import type { TotalsCell } from '../services/totals-tree.js';
+
+export interface CategoryMonthRow {
+  month: string;
+  currency: string;
+  category_l1: string;
+  category_l2: string;
+  direction: 'credit' | 'debit';
+  total: string;
+  transaction_count: number;
+}
+
+/** Reads monthly_category_totals: the figures every total is built from. */
+export class MonthlyTotalsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** The customer's totals for the pairs a definition maps, by bucket pair, month and direction. */
+  async bucketCells(bucketId: string, customerId: string, currency: string, range: MonthRange): Promise<TotalsCell[]> {
+    return this.store.read((conn) =>
+      queryFile<TotalsCell>(conn, 'queries/api/bucket-monthly-totals', {
+        bucket_id: bucketId,
+        customer_id: customerId,
+        currency,
+        month_from: monthStartDate(range.from),
+        month_to: monthStartDate(range.to),
+      }),
+    );
+  }
+
+  /** The customer's totals by month, currency, category pair and direction. */
+  async categoryMonths(customerId: string, range: MonthRange, currency: string | undefined, accountId: string | undefined): Promise<CategoryMonthRow[]> {
+    return this.store.read((conn) =>
+      queryFile<CategoryMonthRow>(conn, 'queries/api/category-monthly-totals', {
+        customer_id: customerId,
+        month_from: monthStartDate(range.from),
+        month_to: monthStartDate(range.to),
+        currency: currency ?? null,
+        account_id: accountId ?? null,
+      }),
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { queryFile } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+
+/** Filters of the transaction list; undefined leaves a filter off. Instants are DuckDB TIMESTAMP text in UTC. */
+export interface TransactionFilter {
+  customerId: string;
+  dateFrom?: string;
+  dateToExclusive?: string;
+  /** Any of these accounts. */
+  accountIds?: string[];
+  categoryL1?: string;
+  categoryL2?: string;
+  creditDebitIndicator?: string;
+  currency?: string;
+  /** Undefined: everything but declined. */
+  status?: string;
+  includeTags?: string[];
+  excludeTags?: string[];
+  updatedAfter?: string;
+  bucketId?: string;
+  bucketL1?: string;
+  bucketL2?: string;
+  after?: { dateTime: string; transactionId: string };
+  limit: number;
+}
+
+export interface TransactionRow {
+  transaction_id: string;
+  account_id: string;
+  provider: string;
+  description: string;
+  credit_debit_indicator: 'credit' | 'debit';
+  amount: string;
+  currency: string;
+  date_time: string;
+  status: 'booked' | 'pending' | 'declined';
+  category_l1: string;
+  category_l1_confidence: string | null;
+  category_l2: string;
+  category_l2_confidence: string | null;
+  regularity: string | null;
+  merchant: string | null;
+  tags: string[];
+  posted_date_time: string | null;
+  value_date_time: string | null;
+  merchant_category_code: string | null;
+  counterparty_name: string | null;
+  counterparty_identifier: string | null;
+  running_balance: string | null;
+  running_balance_currency: string | null;
+}
+
+const list = (values: string[] | undefined): DuckDBValue => (values && values.length > 0 ? listValue(values) : null);
+
+export class TransactionsRepository {
+  constructor(private readonly store: Store) {}
+
+  async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
+    return this.store.read((conn) =>
+      queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
+        customer_id: f.customerId,
+        date_from: f.dateFrom ?? null,
+        date_to_exclusive: f.dateToExclusive ?? null,
+        account_ids: list(f.accountIds),
+        category_l1: f.categoryL1 ?? null,
+        category_l2: f.categoryL2 ?? null,
+        credit_debit_indicator: f.creditDebitIndicator ?? null,
+        currency: f.currency ?? null,
+        status: f.status ?? null,
+        include_tags: list(f.includeTags),
+        exclude_tags: list(f.excludeTags),
+        updated_after: f.updatedAfter ?? null,
+        bucket_id: f.bucketId ?? null,
+        bucket_l1: f.bucketL1 ?? null,
+        bucket_l2: f.bucketL2 ?? null,
+        after_date_time: f.after?.dateTime ?? null,
+        after_transaction_id: f.after?.transactionId ?? null,
+        limit: f.limit,
+      }),
+    );
+  }
+}

@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { z } from 'zod';
+import type { Authenticator } from './auth/authenticate.js';
+import type { AuthContext, AuthLevel } from './auth/context.js';
+import { parseOrThrow } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The seed's operation_id, also used in validation error bodies. */
+    operationId?: string;
+    auth?: AuthLevel;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<P extends Schema, Q extends Schema, B extends Schema> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  auth: AuthContext | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema, R extends z.ZodType> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Fastify form: /aggregations/v2/buckets/:bucket_id */
+  url: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  auth: AuthLevel;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Documents the success body, and types what the handler may return. */
+  response: R;
+  successStatus?: number;
+  /** Content types other than JSON (the OpenAPI document only). */
+  bodyContentType?: string;
+  /** Runs on the parsed path parameters before the query and body are checked (e.g. read-only resources). */
+  guard?: (params: Out<P>) => void;
+  handler: (input: HandlerInput<P, Q, B>) => Promise<z.input<R>>;
+}
+
+/** What the OpenAPI document is built from. */
+export interface RouteDoc {
+  method: string;
+  url: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  auth: AuthLevel;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  bodyContentType?: string;
+  response: z.ZodType;
+  successStatus: number;
+}
+
+/**
+ * Registers routes with their operation_id, auth level and zod schemas. Auth
+ * runs first (onRequest, before the body is read), then the inputs are parsed,
+ * so a request without credentials gets 401 whatever its body.
+ */
+export class Router {
+  readonly docs: RouteDoc[] = [];
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly authenticate: Authenticator,
+  ) {}
+
+  add<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, R extends z.ZodType = z.ZodType>(
+    spec: RouteSpec<P, Q, B, R>,
+  ): void {
+    const successStatus = spec.successStatus ?? 200;
+    this.docs.push({
+      method: spec.method,
+      url: spec.url,
+      operationId: spec.operationId,
+      summary: spec.summary,
+      tag: spec.tag,
+      auth: spec.auth,
+      params: spec.params,
+      query: spec.query,
+      body: spec.body,
+      bodyContentType: spec.bodyContentType,
+      response: spec.response,
+      successStatus,
+    });
+    const parse = <S extends Schema>(schema: S, input: unknown, root: string): Out<S> =>
+      (schema ? parseOrThrow(schema, input, root) : undefined) as Out<S>;
+    this.app.route({
+      method: spec.method as HTTPMethods,
+      url: spec.url,
+      config: { operationId: spec.operationId, auth: spec.auth },
+      onRequest: async (request, reply) => {
+        request.auth = await this.authenticate(request, spec.auth);
+        // Every later line of this request names whom it concerns (never a credential).
+        if (request.auth) {
+          request.log = request.log.child({ client_id: request.auth.clientId, customer_id: request.auth.customerId });
+          reply.log = request.log;
+        }
+      },
+      handler: async (request, reply) => {
+        const params = parse<P>(spec.params as P, request.params, 'params');
+        spec.guard?.(params);
+        const input: HandlerInput<P, Q, B> = {
+          params,
+          query: parse<Q>(spec.query as Q, request.query ?? {}, 'query'),
+          body: parse<B>(spec.body as B, request.body, 'body'),
+          auth: request.auth,
+          request,
+          reply,
+        };
+        const result = await spec.handler(input);
+        reply.code(successStatus);
+        return result;
+      },
+    });
+  }
+}

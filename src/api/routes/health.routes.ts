@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { queryFile } from '../../db/script.js';
+import type { Store } from '../../db/store.js';
+import { apiError } from '../errors.js';
+import type { Router } from '../router.js';
+
+const healthResponse = z.object({ status: z.literal('ok') });
+const readyResponse = z.object({ status: z.literal('ready') });
+
+/** Liveness (the process answers) and readiness (the DB answers a query). No auth, no envelope. */
+export function healthRoutes(router: Router, store: Store, isReady: () => boolean): void {
+  router.add({
+    method: 'GET',
+    url: '/healthz',
+    operationId: 'healthz_get',
+    summary: 'Liveness: the process is up',
+    tag: 'Operations',
+    auth: 'none',
+    response: healthResponse,
+    handler: async () => ({ status: 'ok' as const }),
+  });
+
+  router.add({
+    method: 'GET',
+    url: '/readyz',
+    operationId: 'readyz_get',
+    summary: 'Readiness: the DB answers',
+    tag: 'Operations',
+    auth: 'none',
+    response: readyResponse,
+    handler: async () => {
+      if (!isReady()) throw apiError('UNAVAILABLE');
+      try {
+        await store.read((conn) => queryFile(conn, 'queries/api/ping'));
+      } catch {
+        throw apiError('UNAVAILABLE');
+      }
+      return { status: 'ready' as const };
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** Money as it leaves the service: a string decimal with 2 places, and a currency. */
+export const moneyOut = z.object({
+  value: z.string().regex(/^-?\d+\.\d{2}$/),
+  currency: z.string(),
+});
+
+export const linksOut = z.object({ transactions: z.string().startsWith('/financial/v2/transactions?') });
+
+export const emptyObject = z.object({}).strict();
+
+/** The response envelope of every operation. */
+export function envelopeOf<O extends string, D extends z.ZodType, M extends z.ZodType>(operationId: O, data: D, metadata: M) {
+  return z.object({ operation_id: z.literal(operationId), data, metadata });
+}
+
+export const clientErrorOut = z.object({
+  operation_id: z.string(),
+  code_id: z.string(),
+  message: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  errors: z.record(z.string(), z.string()),
+});
+
+export const serverErrorOut = z.object({ message: z.string() }).strict();
+
+/** A single-valued query parameter, given at most once. */
+export const queryString = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+/** A flag given without a value (`?bucket_lookup`); `=false` or `=0` turns it off. */
+export const queryFlag = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && v !== 'false' && v !== '0');
+
+export const currencyParam = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
+
+export const monthParam = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month formatted YYYY-MM');
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** RFC 3339, or YYYY-MM-DD meaning that day in UTC. */
+export const dateOrInstantParam = z
+  .string()
+  .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(DAY.test(s) ? `${s}T00:00:00Z` : s)) && validDay(s), {
+    message: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD',
+  });
+
+function validDay(s: string): boolean {
+  const day = s.slice(0, 10);
+  return new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+}
+
+export function isDayOnly(s: string): boolean {
+  return DAY.test(s);
+}
+
+/** Comma list or repeated parameter -> list of non-empty strings. */
+export const listParam = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''));

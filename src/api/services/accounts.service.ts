@@ -1,0 +1,42 @@
+import { isoFromDb } from '../../db/rows.js';
+import type { AccountsRepository, BalanceRow } from '../repositories/accounts.repository.js';
+import type { AccountOut, AccountsQuery } from '../schemas/accounts.schemas.js';
+
+export interface AccountsResult {
+  accounts: AccountOut[];
+  metadata: { parameters: AccountsQuery; result_count: number };
+}
+
+function balanceView(b: BalanceRow) {
+  return {
+    date: isoFromDb(b.date) ?? '',
+    amount: { value: b.amount, currency: b.currency },
+    type: b.type,
+    credit_debit_indicator: b.credit_debit_indicator,
+  };
+}
+
+export class AccountsService {
+  constructor(private readonly accounts: AccountsRepository) {}
+
+  async list(customerId: string, filters: AccountsQuery): Promise<AccountsResult> {
+    const { accounts, balances } = await this.accounts.accountsWithBalances(customerId, filters);
+    const views: AccountOut[] = accounts.map((a) => ({
+      account_id: a.account_id,
+      currency: a.currency,
+      holder: { name: a.holder_name, relationship: a.holder_relationship },
+      account_name: a.account_name,
+      account_type: a.account_type,
+      usage_type: a.usage_type,
+      provider: a.provider,
+      identifiers: {
+        ...(a.uk_account_number !== null ? { uk_account_number: a.uk_account_number } : {}),
+        ...(a.uk_sort_code !== null ? { uk_sort_code: a.uk_sort_code } : {}),
+      },
+      balances: balances.filter((b) => b.account_id === a.account_id).map(balanceView),
+    }));
+    // Echo only the filters that were applied.
+    const parameters = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as AccountsQuery;
+    return { accounts: views, metadata: { parameters, result_count: views.length } };
+  }
+}

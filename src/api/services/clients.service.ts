@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiClient, ClientsRepository } from '../../db/clients.repository.js';
+import { hashSecret, newSecret } from '../../domain/secrets.js';
+
+export interface IssuedClient {
+  client_id: string;
+  client_secret: string;
+  name: string;
+}
+
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export class ClientExistsError extends Error {
+  constructor(readonly clientId: string) {
+    super(`client '${clientId}' already exists`);
+  }
+}
+
+/**
+ * API clients for the console-less setup: the secret is shown once, at
+ * creation, and only its salted hash is stored. A client_id may be given so
+ * that it equals the client id that the data carries (customers belong to
+ * data client ids).
+ */
+export class ClientsService {
+  constructor(private readonly clients: ClientsRepository) {}
+
+  async create(name: string, clientId: string = randomUUID()): Promise<IssuedClient> {
+    if (!CLIENT_ID_PATTERN.test(clientId)) throw new RangeError(`client id '${clientId}' must be letters, digits, '.', '_' or '-'`);
+    if (name.trim() === '') throw new RangeError('name must not be empty');
+    if (await this.clients.getClient(clientId)) throw new ClientExistsError(clientId);
+    const secret = newSecret();
+    await this.clients.insertClient(clientId, name, hashSecret(secret));
+    return { client_id: clientId, client_secret: secret, name };
+  }
+
+  /** A new secret for an existing client (the old one stops working); undefined when there is no such client. */
+  async rotateSecret(clientId: string, name: string): Promise<IssuedClient | undefined> {
+    const secret = newSecret();
+    return (await this.clients.replaceSecret(clientId, name, hashSecret(secret))) ? { client_id: clientId, client_secret: secret, name } : undefined;
+  }
+
+  list(): Promise<ApiClient[]> {
+    return this.clients.listClients();
+  }
+}

@@ -1,0 +1,49 @@
+import { ClientsRepository } from '../../db/clients.repository.js';
+import type { Store } from '../../db/store.js';
+import type { TokenService } from '../auth/tokens.js';
+import { AccountsRepository } from '../repositories/accounts.repository.js';
+import { BucketDefinitionsRepository } from '../repositories/bucket-definitions.repository.js';
+import { CustomerApplicationsRepository } from '../repositories/customer-applications.repository.js';
+import { CustomersRepository } from '../repositories/customers.repository.js';
+import { MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
+import { TransactionsRepository } from '../repositories/transactions.repository.js';
+import { AccountsService } from './accounts.service.js';
+import { AffordabilityService } from './affordability.service.js';
+import { BucketTotalsService } from './bucket-totals.service.js';
+import { BucketsService } from './buckets.service.js';
+import { CategoriesService } from './categories.service.js';
+import { CategoryTotalsService } from './category-totals.service.js';
+import { CustomerApplicationsService } from './customer-applications.service.js';
+import { OAuthService } from './oauth.service.js';
+import { TransactionsService } from './transactions.service.js';
+
+/** Every service of the API, built once per server from the store. Later resources add theirs here. */
+export interface ApiServices {
+  customers: CustomersRepository;
+  oauth: OAuthService;
+  buckets: BucketsService;
+  bucketTotals: BucketTotalsService;
+  transactions: TransactionsService;
+  accounts: AccountsService;
+  applications: CustomerApplicationsService;
+  categories: CategoriesService;
+  categoryTotals: CategoryTotalsService;
+  affordability: AffordabilityService;
+}
+
+export function createServices(store: Store, tokens: TokenService): ApiServices {
+  const monthlyTotals = new MonthlyTotalsRepository(store);
+  const buckets = new BucketsService(new BucketDefinitionsRepository(store));
+  return {
+    customers: new CustomersRepository(store),
+    oauth: new OAuthService(new ClientsRepository(store), tokens),
+    buckets,
+    bucketTotals: new BucketTotalsService(buckets, monthlyTotals),
+    transactions: new TransactionsService(new TransactionsRepository(store), buckets),
+    accounts: new AccountsService(new AccountsRepository(store)),
+    applications: new CustomerApplicationsService(new CustomerApplicationsRepository(store)),
+    categories: new CategoriesService(),
+    categoryTotals: new CategoryTotalsService(monthlyTotals),
+    affordability: new AffordabilityService(store),
+  };
+}

@@ -1,0 +1,40 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ClientsRepository } from '../../db/clients.repository.js';
+import { hashSecret, verifySecret } from '../../domain/secrets.js';
+import { basicCredentials, header } from '../auth/headers.js';
+import type { IssuedTokens, TokenService } from '../auth/tokens.js';
+import { apiError, validationError } from '../errors.js';
+import type { TokenRequest } from '../schemas/oauth.schemas.js';
+
+/** Checked against when the client is unknown, so that both cases take the same time. */
+const DUMMY_HASH = hashSecret('no such client');
+
+/**
+ * POST /v1/oauth/token. The first token: HTTP Basic client_id:client_secret
+ * with grant_type=client_credentials. A refresh: grant_type=refresh_token and
+ * the refresh token, no Basic auth. Both need X-Client-Id naming the same
+ * client, and a client that still exists. Anything wrong is the seed's 401.
+ */
+export class OAuthService {
+  constructor(
+    private readonly clients: ClientsRepository,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async issue(body: TokenRequest, headers: IncomingHttpHeaders): Promise<IssuedTokens> {
+    const clientId = header(headers, 'x-client-id');
+    if (body.grant_type === 'client_credentials') {
+      const basic = basicCredentials(headers);
+      if (!basic || !clientId || basic.username !== clientId) throw apiError('UNAUTHORISED');
+      const client = await this.clients.getClient(clientId);
+      const ok = verifySecret(basic.password, client?.secretHash ?? DUMMY_HASH);
+      if (!client || !ok) throw apiError('UNAUTHORISED');
+      return this.tokens.issue(client.clientId);
+    }
+    if (body.refresh_token === undefined) throw validationError({ refresh_token: 'is required' });
+    const tokenClient = await this.tokens.verify(body.refresh_token, 'refresh');
+    if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
+    if (!(await this.clients.getClient(tokenClient))) throw apiError('UNAUTHORISED');
+    return this.tokens.issue(tokenClient);
+  }
+}

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { randomUUID } from 'node:crypto';
+import { queryFile } from '../db/script.js';
+import { IngestPipeline } from '../ingest/pipeline.js';
+import type { BatchResult } from '../ingest/types.js';
+import { attachWebhooks } from '../webhooks/ingest-hooks.js';
+import { cliContext, out, serviceScope, setExitCode, withStore } from './context.js';
+
+export type CustomerDeletionOutcome = { deleted: true; clientId: string; result: BatchResult } | { deleted: false; reason: string };
+
+/**
+ * Deletes a customer the way a `customer.deleted` event from Kafka or a file
+ * does: through the pipeline, so the rows, the tombstone and the
+ * customers.deleted webhook commit together. The pipeline must have the
+ * webhook hook attached (attachWebhooks).
+ */
+export async function deleteCustomer(pipeline: IngestPipeline, customerId: string): Promise<CustomerDeletionOutcome> {
+  const [customer] = await pipeline.store.read((conn) =>
+    queryFile<{ client_id: string }>(conn, 'queries/api/get-customer', { customer_id: customerId }),
+  );
+  if (!customer) return { deleted: false, reason: `no customer ${customerId}` };
+  const event = {
+    event_id: `cli-delete:${randomUUID()}`,
+    type: 'customer.deleted',
+    occurred_at: new Date().toISOString(),
+    client_id: customer.client_id,
+    customer_id: customerId,
+    data: {},
+  };
+  const result = await pipeline.ingest([{ raw: JSON.stringify(event), ref: { source: 'file', sourceRef: 'afford customers delete' } }]);
+  if (result.deletedCustomers.length === 0) {
+    const reason = result.deadLetters[0]?.reason ?? 'a newer event of this customer came first';
+    return { deleted: false, reason: `customer ${customerId} was not deleted: ${reason}` };
+  }
+  return { deleted: true, clientId: customer.client_id, result };
+}
+
+export function registerCustomers(program: Command): void {
+  const customers = program.command('customers').description("customers: remove one and all of their data");
+  customers
+    .command('delete')
+    .argument('<customer_id>', 'the customer to remove')
+    .description(
+      'remove a customer and every row of their data (transactions, totals, reports, accounts, applications, tasks) in one transaction, then send the customers.deleted webhook',
+    )
+    .action(async (customerId: string) => {
+      const ctx = cliContext();
+      const outcome = await withStore(ctx, async (store) => {
+        const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
+        attachWebhooks(pipeline, ctx.logger);
+        return deleteCustomer(pipeline, customerId);
+      });
+      if (!outcome.deleted) {
+        const line = `afford customers delete: ${outcome.reason}\n`;
+        if (serviceScope.getStore()) out(line);
+        else process.stderr.write(line);
+        setExitCode(2);
+        return;
+      }
+      out(
+        `deleted customer ${customerId} (client ${outcome.clientId}); the customers.deleted webhook is in the outbox, sent by the running service\n`,
+      );
+    });
+}

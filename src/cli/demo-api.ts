@@ -1,0 +1,30 @@
+import { CustomersRepository } from '../api/repositories/customers.repository.js';
+import { ClientsService } from '../api/services/clients.service.js';
+import { DEFAULT_RANGE_MONTHS } from '../api/services/month-range.js';
+import { ClientsRepository } from '../db/clients.repository.js';
+import type { Store } from '../db/store.js';
+import { lastCompleteMonths } from '../domain/months.js';
+
+const DEMO_CLIENT_NAME = 'afford demo';
+
+/**
+ * Gives the data client of the busiest hosted demo customer an API client
+ * (a new secret on every run: only its hash is kept) and returns the curl
+ * lines that fetch a token, then that customer's totals.
+ */
+export async function demoCurlLines(store: Store, address: string): Promise<string[]> {
+  const customer = await new CustomersRepository(store).busiestHostedCustomer(lastCompleteMonths(DEFAULT_RANGE_MONTHS));
+  if (!customer) return ['no hosted customer with transactions in the last 6 complete months: nothing to show'];
+  const clients = new ClientsService(new ClientsRepository(store));
+  const issued = (await clients.rotateSecret(customer.clientId, DEMO_CLIENT_NAME)) ?? (await clients.create(DEMO_CLIENT_NAME, customer.clientId));
+  const headers = `-H "Authorization: Bearer $TOKEN" -H 'X-Client-ID: ${issued.client_id}' -H 'X-Customer-ID: ${customer.customerId}'`;
+  return [
+    `# a token for API client ${issued.client_id} (secret shown once; \`afford clients create --id ${issued.client_id} --name N --rotate\` makes a new one)`,
+    `TOKEN=$(curl -s -X POST ${address}/v1/oauth/token -u '${issued.client_id}:${issued.client_secret}' -H 'X-Client-Id: ${issued.client_id}' -d grant_type=client_credentials | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    `# customer ${customer.customerId}: core-dashboard totals by bucket over the last 6 complete months, then by bucket and month`,
+    `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1' ${headers}`,
+    `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1,month' ${headers}`,
+    `# follow any _links.transactions path the same way, e.g. the first page of transactions:`,
+    `curl -s '${address}/financial/v2/transactions?page_size=5' ${headers}`,
+  ];
+}

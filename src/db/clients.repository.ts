@@ -1,0 +1,54 @@
+import type { Store } from './store.js';
+import { queryFile } from './script.js';
+import { isoFromDb } from './rows.js';
+
+/** An API client: a tenant that calls the read API. Only a hash of its secret is kept. */
+export interface ApiClient {
+  clientId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiClientWithHash extends ApiClient {
+  secretHash: string;
+}
+
+interface ClientRow {
+  client_id: string;
+  name: string;
+  secret_hash?: string;
+  created_at: string;
+}
+
+function toClient(row: ClientRow): ApiClient {
+  return { clientId: row.client_id, name: row.name, createdAt: isoFromDb(row.created_at) ?? '' };
+}
+
+export class ClientsRepository {
+  constructor(private readonly store: Store) {}
+
+  async insertClient(clientId: string, name: string, secretHash: string): Promise<void> {
+    await this.store.write((conn) => queryFile(conn, 'queries/api/insert-client', { client_id: clientId, name, secret_hash: secretHash }));
+  }
+
+  /** Replaces the secret (and name) of an existing client; false when there is none. */
+  async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
+    return this.store.write(async (conn) => {
+      const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId });
+      if (existing.length === 0) return false;
+      await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
+      return true;
+    });
+  }
+
+  async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {
+    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }));
+    const row = rows[0];
+    return row ? { ...toClient(row), secretHash: row.secret_hash ?? '' } : undefined;
+  }
+
+  async listClients(): Promise<ApiClient[]> {
+    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/list-clients'));
+    return rows.map(toClient);
+  }
+}

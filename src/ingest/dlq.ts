@@ -1,0 +1,55 @@
+import type { Headers, MessageProducer, SourceMessage } from './kafka-source.js';
+import { dlqTopicFor } from './kafka-settings.js';
+
+/** Headers a dead letter carries on `<topic>.dlq`, besides the original key, value and headers. */
+export const DLQ_HEADERS = {
+  reason: 'afford-dlq-reason',
+  topic: 'afford-dlq-source-topic',
+  partition: 'afford-dlq-source-partition',
+  offset: 'afford-dlq-source-offset',
+} as const;
+
+/** The DLQ could not be written (usually a broker outage): the batch must roll back and be retried. */
+export class DlqPublishError extends Error {
+  constructor(topic: string, cause: unknown) {
+    super(`could not publish dead letters to ${dlqTopicFor(topic)}: ${(cause as Error).message ?? String(cause)}`, { cause });
+  }
+}
+
+export interface DeadMessage {
+  message: SourceMessage;
+  reason: string;
+}
+
+/**
+ * Publishes dead letters to `<topic>.dlq` from inside the batch's DuckDB
+ * transaction, before it commits: a crash in between can repeat a DLQ
+ * message but never lose one. The source coordinates in the headers let a
+ * reader of the DLQ drop such repeats.
+ */
+export class DeadLetterPublisher {
+  constructor(private readonly producer: MessageProducer) {}
+
+  async publish(topic: string, partition: number, letters: readonly DeadMessage[]): Promise<void> {
+    if (letters.length === 0) return;
+    const messages = letters.map(({ message, reason }) => {
+      const headers: Headers = {
+        ...message.headers,
+        [DLQ_HEADERS.reason]: reason,
+        [DLQ_HEADERS.topic]: topic,
+        [DLQ_HEADERS.partition]: String(partition),
+        [DLQ_HEADERS.offset]: message.offset,
+      };
+      return { key: message.key, value: message.value, headers };
+    });
+    try {
+      await this.producer.send([{ topic: dlqTopicFor(topic), messages }]);
+    } catch (err) {
+      throw new DlqPublishError(topic, err);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.producer.close();
+  }
+}

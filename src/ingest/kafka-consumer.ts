@@ -1,0 +1,166 @@
+import type { Logger } from '../logger.js';
+import { DeadLetterPublisher } from './dlq.js';
+import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
+import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
+import {
+  createProducer,
+  startGroupConsumer,
+  type BatchControl,
+  type GroupConsumer,
+  type MessageProducer,
+  type PartitionSeek,
+  type SourceBatch,
+  type SourceMessage,
+} from './kafka-source.js';
+import { KafkaBatchWriter, type BatchIngester } from './kafka-writer.js';
+import type { IngestMetrics } from './metrics.js';
+
+export interface KafkaIngestDeps {
+  pipeline: BatchIngester;
+  metrics: IngestMetrics;
+  logger: Logger;
+  settings: KafkaIngestSettings;
+}
+
+/** Splits a fetched batch into DuckDB transactions bounded in rows and bytes. */
+export function* boundedChunks(messages: readonly SourceMessage[], maxRows: number, maxBytes: number): Generator<SourceMessage[]> {
+  let chunk: SourceMessage[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = (m.value?.length ?? 0) + (m.key?.length ?? 0);
+    if (chunk.length > 0 && (chunk.length >= maxRows || bytes + size > maxBytes)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** Keeps the group membership alive while one long transaction runs. */
+async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    // A rebalance reported here is seen again by the heartbeat after the transaction, which acts on it.
+    control.heartbeat().catch(() => undefined);
+  }, 1000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Kafka -> DuckDB, exactly once. DuckDB holds each partition's next offset,
+ * written in the same transaction as the rows; on every assignment the
+ * consumer seeks there, whatever Kafka's committed offsets say. The commit to
+ * Kafka afterwards only feeds lag monitoring.
+ */
+export class KafkaIngest {
+  private readonly positions = new Map<string, bigint>();
+  private readonly soughtBack = new Set<string>();
+  private assigned = new Map<string, readonly number[]>();
+  private consumer: GroupConsumer | undefined;
+  private readonly log: Logger;
+  private readonly writer: KafkaBatchWriter;
+
+  private constructor(
+    private readonly deps: KafkaIngestDeps,
+    private readonly producer: MessageProducer,
+  ) {
+    this.log = deps.logger.child({ component: 'kafka-ingest' });
+    this.writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
+  }
+
+  static async start(deps: KafkaIngestDeps): Promise<KafkaIngest> {
+    const { settings } = deps;
+    // Few producer retries: a DLQ send runs inside a DuckDB transaction, which must not hold the writer for long.
+    const ingest = new KafkaIngest(deps, createProducer(settings.connection, deps.logger, { retries: 2 }));
+    for (const [key, offset] of await loadStoredOffsets(deps.pipeline.store)) ingest.positions.set(key, offset);
+    deps.logger.info(
+      {
+        ...describeConnection(settings.connection),
+        groupId: settings.groupId,
+        topics: settings.topics,
+        shard: `${settings.shard.index}/${settings.shard.count}`,
+        batchRows: settings.batchRows,
+        batchBytes: settings.batchBytes,
+      },
+      'Kafka consumer starting',
+    );
+    ingest.consumer = startGroupConsumer(settings, { onAssigned: (a) => ingest.onAssigned(a), onBatch: (b, c) => ingest.onBatch(b, c) }, deps.logger);
+    return ingest;
+  }
+
+  /** Next offset per partition as committed to DuckDB, keyed `topic#partition`. */
+  committedOffsets(): ReadonlyMap<string, bigint> {
+    return this.positions;
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+    this.consumer = undefined;
+    await this.producer.close();
+  }
+
+  private onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[] {
+    const { consumerLag, committedOffset } = this.deps.metrics;
+    for (const [topic, partitions] of this.assigned) {
+      for (const partition of partitions) {
+        if (assignment.get(topic)?.includes(partition)) continue;
+        consumerLag.remove({ topic, partition: String(partition) });
+        committedOffset.remove({ topic, partition: String(partition) });
+      }
+    }
+    this.assigned = new Map(assignment);
+    this.soughtBack.clear();
+    // No stored offset: read from 0, which the client turns into the log start when retention removed it.
+    const seeks = [...assignment].flatMap(([topic, partitions]) =>
+      partitions.map((partition) => ({ topic, partition, offset: String(this.positions.get(partitionKey(topic, partition)) ?? 0n) })),
+    );
+    this.log.info({ assignment: Object.fromEntries(assignment), seeks: seeks.map((s) => `${s.topic}#${s.partition}@${s.offset}`) }, 'partitions assigned');
+    return seeks;
+  }
+
+  private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
+    const { topic, partition } = batch;
+    const key = partitionKey(topic, partition);
+    const stored = this.positions.get(key);
+    let messages = batch.messages;
+    if (stored !== undefined) {
+      const fetched = BigInt(batch.fetchedOffset);
+      if (fetched > stored && !this.soughtBack.has(key)) {
+        // The client read from somewhere past what DuckDB holds: go back once, or events would be lost.
+        this.soughtBack.add(key);
+        this.log.warn({ topic, partition, fetched: batch.fetchedOffset, stored: String(stored) }, 'fetch position is past the stored offset; seeking back');
+        control.seek(String(stored));
+        return;
+      }
+      if (fetched > stored) this.log.warn({ topic, partition, from: String(stored), to: batch.fetchedOffset }, 'offsets no longer on the broker were skipped');
+      if (BigInt(batch.highWatermark) < stored) {
+        this.log.warn({ topic, partition, highWatermark: batch.highWatermark, stored: String(stored) }, 'partition is shorter than the stored offset: was the topic recreated?');
+      }
+      messages = messages.filter((m) => BigInt(m.offset) >= stored);
+      const last = batch.messages.at(-1);
+      if (messages.length === 0 && last) control.markDone(last.offset);
+    }
+    for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
+      if (!control.isRunning() || control.isStale()) break;
+      const next = await withHeartbeats(control, () => this.writer.write(topic, partition, chunk));
+      this.positions.set(key, next);
+      control.markDone((chunk.at(-1) as SourceMessage).offset);
+      this.recordPosition(topic, partition, next, batch.highWatermark);
+      await control.commitForLag(String(next));
+      await control.heartbeat();
+    }
+  }
+
+  private recordPosition(topic: string, partition: number, next: bigint, highWatermark: string): void {
+    const labels = { topic, partition: String(partition) };
+    this.deps.metrics.committedOffset.set(labels, Number(next));
+    const lag = BigInt(highWatermark) - next;
+    this.deps.metrics.consumerLag.set(labels, Number(lag > 0n ? lag : 0n));
+  }
+}

@@ -1,0 +1,70 @@
+import type { Config } from '../config.js';
+
+/**
+ * Kafka settings in the service's own terms, free of any client library, so
+ * that the code around the consumer does not change with the client.
+ */
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+
+export interface KafkaConnection {
+  brokers: string[];
+  clientId: string;
+  ssl: boolean;
+  sasl?: { mechanism: SaslMechanism; username: string; password: string };
+}
+
+export interface KafkaIngestSettings {
+  connection: KafkaConnection;
+  groupId: string;
+  topics: string[];
+  shard: Shard;
+  /** Most events written in one DuckDB transaction. */
+  batchRows: number;
+  /** Most bytes fetched per partition, and most message bytes in one DuckDB transaction. */
+  batchBytes: number;
+  /** How soon the group notices a worker that died without leaving. */
+  sessionTimeoutMs: number;
+}
+
+export class KafkaSettingsError extends Error {}
+
+export function kafkaConnectionFromConfig(config: Config): KafkaConnection {
+  const brokers = config.AFFORD_KAFKA_BROKERS ?? [];
+  if (brokers.length === 0) throw new KafkaSettingsError('AFFORD_KAFKA_BROKERS is not set: no Kafka brokers to connect to');
+  const connection: KafkaConnection = { brokers, clientId: config.AFFORD_KAFKA_CLIENT_ID, ssl: config.AFFORD_KAFKA_SSL };
+  const mechanism = config.AFFORD_KAFKA_SASL_MECHANISM;
+  if (mechanism) {
+    const username = config.AFFORD_KAFKA_SASL_USERNAME;
+    const password = config.AFFORD_KAFKA_SASL_PASSWORD;
+    if (!username || !password) {
+      throw new KafkaSettingsError('AFFORD_KAFKA_SASL_MECHANISM is set: AFFORD_KAFKA_SASL_USERNAME and AFFORD_KAFKA_SASL_PASSWORD are required');
+    }
+    connection.sasl = { mechanism, username, password };
+  }
+  return connection;
+}
+
+export function kafkaIngestSettingsFromConfig(config: Config): KafkaIngestSettings {
+  return {
+    connection: kafkaConnectionFromConfig(config),
+    groupId: config.AFFORD_KAFKA_GROUP_ID,
+    topics: config.AFFORD_KAFKA_TOPICS,
+    shard: config.AFFORD_SHARD,
+    batchRows: config.AFFORD_INGEST_BATCH_ROWS,
+    batchBytes: config.AFFORD_KAFKA_BATCH_BYTES,
+    sessionTimeoutMs: config.AFFORD_KAFKA_SESSION_TIMEOUT_MS,
+  };
+}
+
+/** What may appear in a log line: never the SASL password. */
+export function describeConnection(c: KafkaConnection): Record<string, unknown> {
+  return { brokers: c.brokers, clientId: c.clientId, ssl: c.ssl, sasl: c.sasl ? { mechanism: c.sasl.mechanism, username: c.sasl.username } : undefined };
+}
+
+export const dlqTopicFor = (topic: string): string => `${topic}.dlq`;

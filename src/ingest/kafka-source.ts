@@ -1,0 +1,301 @@
+import {
+  AssignerProtocol,
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type LogEntry,
+  type PartitionAssigner,
+  type SASLOptions,
+} from 'kafkajs';
+import type { Logger } from '../logger.js';
+import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
+import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
+
+/**
+ * The only file that knows kafkajs. Everything else sees the small types
+ * below, so a change of client stays inside this file.
+ */
+
+export type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
+export type Headers = Record<string, HeaderValue>;
+
+export interface SourceMessage {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Headers;
+}
+
+export interface SourceBatch {
+  topic: string;
+  partition: number;
+  /** The offset the client asked the broker for. */
+  fetchedOffset: string;
+  highWatermark: string;
+  messages: SourceMessage[];
+}
+
+export interface BatchControl {
+  heartbeat(): Promise<void>;
+  /** False once stop() was called: finish the transaction in hand and return. */
+  isRunning(): boolean;
+  /** True when a seek is pending for this partition: the rest of the batch is not wanted. */
+  isStale(): boolean;
+  /** The client's fetch position moves past `offset`. */
+  markDone(offset: string): void;
+  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
+  commitForLag(nextOffset: string): Promise<void>;
+  seek(offset: string): void;
+}
+
+export interface PartitionSeek {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export interface SourceHandlers {
+  /** Called as the group assigns partitions, before any fetch: returns where to read from. */
+  onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[];
+  onBatch(batch: SourceBatch, control: BatchControl): Promise<void>;
+}
+
+export interface GroupConsumer {
+  /** Finishes the batch in hand, leaves the group and disconnects. */
+  stop(): Promise<void>;
+}
+
+export interface OutgoingMessage {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: Headers;
+}
+
+export interface MessageProducer {
+  send(topicMessages: ReadonlyArray<{ topic: string; messages: OutgoingMessage[] }>): Promise<void>;
+  close(): Promise<void>;
+}
+
+const RETRY = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 8 };
+const MAX_RELAUNCH_DELAY_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+function kafkajsLogLevel(logger: Logger): logLevel {
+  if (logger.isLevelEnabled('debug')) return logLevel.DEBUG;
+  if (logger.isLevelEnabled('info')) return logLevel.INFO;
+  return logger.isLevelEnabled('warn') ? logLevel.WARN : logLevel.ERROR;
+}
+
+function saslOptions(sasl: KafkaConnection['sasl']): SASLOptions | undefined {
+  if (!sasl) return undefined;
+  const { username, password } = sasl;
+  switch (sasl.mechanism) {
+    case 'plain':
+      return { mechanism: 'plain', username, password };
+    case 'scram-sha-256':
+      return { mechanism: 'scram-sha-256', username, password };
+    case 'scram-sha-512':
+      return { mechanism: 'scram-sha-512', username, password };
+  }
+}
+
+/** kafkajs logs into our pino logger, as structured lines. */
+function createKafka(connection: KafkaConnection, logger: Logger): Kafka {
+  const log = logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    clientId: connection.clientId,
+    brokers: connection.brokers,
+    ssl: connection.ssl,
+    sasl: saslOptions(connection.sasl),
+    retry: RETRY,
+    logLevel: kafkajsLogLevel(logger),
+    logCreator: () => (entry: LogEntry) => {
+      const { message, timestamp: _timestamp, logger: _logger, ...extra } = entry.log;
+      const fields = { kafkajs: entry.namespace, ...extra };
+      const text = String(message);
+      // kafkajs reports every heartbeat answered during a rebalance as an error; a rebalance is routine.
+      const routine = typeof extra.error === 'string' && /rebalanc/i.test(extra.error);
+      if (entry.level === logLevel.ERROR && !routine) log.error(fields, text);
+      else if (entry.level === logLevel.WARN) log.warn(fields, text);
+      else if (entry.level <= logLevel.INFO) log.info(fields, text);
+      else log.debug(fields, text);
+    },
+  });
+}
+
+/** kafkajs face of shard-assigner.ts: the shard rides in each member's join metadata. */
+function shardPartitionAssigner(shard: Shard, logger: Logger): PartitionAssigner {
+  return ({ cluster }) => ({
+    name: 'AffordShardAssigner',
+    version: 1,
+    async assign({ members, topics }) {
+      const claims = members.map((m) => {
+        const meta = AssignerProtocol.MemberMetadata.decode(m.memberMetadata);
+        return { memberId: m.memberId, shard: decodeShardClaim(meta?.userData), topics: meta?.topics ?? [] };
+      });
+      const partitions = new Map(topics.map((t) => [t, cluster.findTopicPartitionMetadata(t).map((p) => p.partitionId)]));
+      const plan = planShardAssignment(claims, partitions);
+      if (Object.keys(plan.unassigned).length) logger.warn({ unassigned: plan.unassigned }, 'partitions wait for a worker of their shard');
+      return [...plan.assignments].map(([memberId, assignment]) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 1, assignment, userData: Buffer.alloc(0) }),
+      }));
+    },
+    protocol({ topics }) {
+      return { name: 'AffordShardAssigner', metadata: AssignerProtocol.MemberMetadata.encode({ version: 1, topics, userData: encodeShardClaim(shard) }) };
+    },
+  });
+}
+
+function toSourceBatch(payload: EachBatchPayload): SourceBatch {
+  const { batch } = payload;
+  // kafkajs keeps the requested offset on the batch without declaring it.
+  const fetchedOffset = (batch as typeof batch & { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    fetchedOffset: String(fetchedOffset),
+    highWatermark: batch.highWatermark,
+    messages: batch.messages.map((m) => ({ offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers })),
+  };
+}
+
+/**
+ * Joins the consumer group and keeps it joined: kafkajs restarts itself after
+ * most failures, and whatever it gives up on (a broker down for longer than
+ * its retries, a failed first connect) is relaunched here with backoff.
+ */
+export function startGroupConsumer(settings: KafkaIngestSettings, handlers: SourceHandlers, logger: Logger): GroupConsumer {
+  const log = logger.child({ component: 'kafka-consumer', groupId: settings.groupId });
+  const consumer: Consumer = createKafka(settings.connection, logger).consumer({
+    groupId: settings.groupId,
+    partitionAssigners: [shardPartitionAssigner(settings.shard, log)],
+    maxBytesPerPartition: settings.batchBytes,
+    maxBytes: Math.max(settings.batchBytes, 10 * 1024 * 1024),
+    // A short long-poll keeps SIGTERM quick; an idle worker costs one fetch a second.
+    maxWaitTimeInMs: 1000,
+    sessionTimeout: settings.sessionTimeoutMs,
+    // The time members get to rejoin in a rebalance; a long DuckDB batch must fit in it.
+    rebalanceTimeout: Math.max(60_000, settings.sessionTimeoutMs),
+    heartbeatInterval: Math.min(3_000, Math.floor(settings.sessionTimeoutMs / 3)),
+    retry: RETRY,
+  });
+  let stopping = false;
+  let failures = 0;
+  let relaunchTimer: NodeJS.Timeout | undefined;
+
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    failures = 0;
+    const assignment = new Map(Object.entries(event.payload.memberAssignment));
+    for (const seek of handlers.onAssigned(assignment)) consumer.seek(seek);
+  });
+
+  const relaunchLater = (reason: string): void => {
+    if (stopping || relaunchTimer) return;
+    const delay = Math.min(MAX_RELAUNCH_DELAY_MS, 500 * 2 ** Math.min(failures, 10));
+    failures++;
+    log.warn({ reason, retryInMs: delay, attempt: failures }, 'Kafka consumer is down; retrying');
+    relaunchTimer = setTimeout(() => {
+      relaunchTimer = undefined;
+      void launch();
+    }, delay);
+  };
+
+  consumer.on(consumer.events.CRASH, (event) => {
+    if (!event.payload.restart) relaunchLater(event.payload.error.message);
+  });
+
+  const launch = async (): Promise<void> => {
+    if (stopping) return;
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: settings.topics, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async (payload) => {
+          const { topic, partition } = payload.batch;
+          await handlers.onBatch(toSourceBatch(payload), {
+            heartbeat: () => payload.heartbeat(),
+            isRunning: () => payload.isRunning(),
+            isStale: () => payload.isStale(),
+            markDone: (offset) => payload.resolveOffset(offset),
+            commitForLag: async (offset) => {
+              await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset }] }] }).catch((err: unknown) => {
+                log.debug({ err, topic, partition }, 'lag commit to Kafka failed');
+              });
+            },
+            seek: (offset) => consumer.seek({ topic, partition, offset }),
+          });
+          failures = 0;
+        },
+      });
+    } catch (err) {
+      await consumer.disconnect().catch(() => undefined);
+      relaunchLater((err as Error).message);
+    }
+  };
+  void launch();
+
+  return {
+    stop: async () => {
+      stopping = true;
+      clearTimeout(relaunchTimer);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
+      });
+      const outcome = await Promise.race([consumer.disconnect().then(() => 'left' as const), timeout]).catch((err: unknown) => {
+        log.warn({ err }, 'Kafka consumer did not disconnect cleanly');
+        return 'failed' as const;
+      });
+      clearTimeout(timer);
+      if (outcome === 'timeout') log.warn({ ms: STOP_TIMEOUT_MS }, 'Kafka consumer took too long to leave the group; stopping anyway');
+      else if (outcome === 'left') log.info('Kafka consumer left the group');
+    },
+  };
+}
+
+function toHeaders(headers: Headers | undefined): IHeaders | undefined {
+  return headers as IHeaders | undefined;
+}
+
+/**
+ * A producer that connects on first use, so that a worker can start while the
+ * brokers are down. Sends wait for all in-sync replicas.
+ */
+export function createProducer(connection: KafkaConnection, logger: Logger, options: { retries?: number } = {}): MessageProducer {
+  const producer = createKafka(connection, logger).producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: true,
+    retry: { ...RETRY, retries: options.retries ?? RETRY.retries },
+  });
+  let connected: Promise<void> | undefined;
+  const ensureConnected = (): Promise<void> => {
+    connected ??= producer.connect().catch((err: unknown) => {
+      connected = undefined;
+      throw err;
+    });
+    return connected;
+  };
+  return {
+    send: async (topicMessages) => {
+      if (topicMessages.every((t) => t.messages.length === 0)) return;
+      await ensureConnected();
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: topicMessages.map(({ topic, messages }) => ({
+          topic,
+          messages: messages.map((m) => ({ key: m.key, value: m.value, headers: toHeaders(m.headers) })),
+        })),
+      });
+    },
+    close: async () => {
+      if (connected) await producer.disconnect().catch(() => undefined);
+      connected = undefined;
+    },
+  };
+}

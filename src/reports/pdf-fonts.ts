@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * The PDF's fonts: DejaVu Sans, a TrueType font that pdfkit embeds (as a
+ * subset), so the document looks the same in every viewer. pdfkit's own
+ * standard-14 fonts are never embedded. DejaVu comes from the system
+ * (Debian/Ubuntu: fonts-dejavu-core; test/install-tools.sh installs it).
+ */
+const FONT_DIRS = [
+  '/usr/share/fonts/truetype/dejavu', // Debian, Ubuntu
+  '/usr/share/fonts/dejavu-sans-fonts', // Fedora
+  '/usr/share/fonts/dejavu', // Alpine, older Fedora
+  '/usr/share/fonts/TTF', // Arch
+];
+
+/** What pdfkit's registerFont accepts; a parsed fontkit font is one of them at run time. */
+export type PdfFontSource = PDFKit.Mixins.PDFFontSource;
+
+export interface PdfFonts {
+  regular: PdfFontSource;
+  bold: PdfFontSource;
+}
+
+interface Fontkit {
+  create(buffer: Buffer): object;
+}
+
+let cached: PdfFonts | undefined;
+
+function find(file: string): string {
+  for (const dir of FONT_DIRS) {
+    const candidate = path.join(dir, file);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`font ${file} not found in ${FONT_DIRS.join(', ')}: install the fonts-dejavu-core package`);
+}
+
+/**
+ * Parsing a TrueType font costs about 20 ms, more than drawing the whole
+ * report, so each font is parsed once per process and the parsed font is
+ * handed to every document (pdfkit accepts a fontkit font as a source and
+ * subsets it per document). fontkit is loaded from pdfkit's own location:
+ * it is the very copy pdfkit would use on a buffer.
+ */
+function parse(file: string): PdfFontSource {
+  const requireFromPdfkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'));
+  const fontkit = requireFromPdfkit('fontkit') as Fontkit;
+  return fontkit.create(readFileSync(find(file))) as PdfFontSource;
+}
+
+export function pdfFonts(): PdfFonts {
+  cached ??= { regular: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf') };
+  return cached;
+}

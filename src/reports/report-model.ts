@@ -1,0 +1,130 @@
+import type { Money } from '../domain/money.js';
+import type { MonthRange } from '../domain/months.js';
+
+/**
+ * The affordability report: the shape of compatibility.md ("Affordability
+ * report"), with the figures of taxonomy.md taken from core-dashboard.
+ * Everything here is plain data; the API serves it as is, the nightly job
+ * stores it, the PDF prints its strings.
+ */
+
+export const REPORT_OPERATION_ID = 'v1_affordability_report_get';
+
+/** The figures summed straight from one bucket L1 in one direction. */
+export type SummedFigure = 'income' | 'essential' | 'non_essential';
+export type FigureName = SummedFigure | 'net';
+
+export interface FigureSource {
+  figure: SummedFigure;
+  bucket_l1: string;
+  direction: 'credit' | 'debit';
+}
+
+/**
+ * Income is what came in to the `income` bucket; expenditure is what went
+ * out of `essentials` and `non_essentials`. Credits in an expenditure bucket
+ * (a shop's refund) do not reduce expenditure, and debits in `income` do not
+ * reduce income: the report shows gross flows, and a lender sees each one
+ * behind its link. Refunds categorised banking/refunds_and_reversals sit in
+ * `general`, and transfers between own accounts in `transfers`: neither counts.
+ */
+export const FIGURE_SOURCES: readonly FigureSource[] = [
+  { figure: 'income', bucket_l1: 'income', direction: 'credit' },
+  { figure: 'essential', bucket_l1: 'essentials', direction: 'debit' },
+  { figure: 'non_essential', bucket_l1: 'non_essentials', direction: 'debit' },
+];
+
+export function figureSource(figure: SummedFigure): FigureSource {
+  const source = FIGURE_SOURCES.find((f) => f.figure === figure);
+  if (!source) throw new Error(`no source for figure ${figure}`);
+  return source;
+}
+
+/** Who and what a report is for. */
+export interface ReportRequest {
+  customerId: string;
+  range: MonthRange;
+  /** Restrict to these accounts; undefined means all of the customer's accounts. */
+  accountIds?: readonly string[];
+  currency: string;
+}
+
+/**
+ * A summed figure links to the transaction list that sums to it. Net income
+ * is a difference, which no single list can show: its `credits` sum minus its
+ * `debits` sum gives it.
+ */
+export type FigureLinks = { transactions: string } | { credits: string; debits: string };
+
+export interface MonthlyTotal {
+  month: string;
+  amount: Money;
+  transaction_count: number;
+  _links: FigureLinks;
+}
+
+export interface BucketL2Total {
+  bucket_l2: string;
+  amount: Money;
+  transaction_count: number;
+  _links: { transactions: string };
+}
+
+export interface Figure {
+  overall_total: Money;
+  /** overall_total / months in the range, half-up to 2 places. */
+  monthly_average: Money;
+  transaction_count: number;
+  monthly_totals: MonthlyTotal[];
+  /** The figure split by core-dashboard bucket L2; absent for net income. */
+  by_bucket_l2?: BucketL2Total[];
+  _links: FigureLinks;
+}
+
+export interface ReportData {
+  months_assessed: { start: string; end: string; count: number };
+  accounts: {
+    connected: number;
+    account_ids: string[];
+    holder_names: string[];
+    /** true when some month of the range has no income (no expenditure); the months are listed beside. */
+    missing_data: { income: boolean; expenditure: boolean; income_months: string[]; expenditure_months: string[] };
+  };
+  /** The months of the range that hold any transaction at all; start/end null when none does. */
+  data_coverage: { start: string | null; end: string | null; months_with_data: string[]; count: number };
+  assessment: {
+    currency: string;
+    income: { total: Figure; net: Figure };
+    expenditure: { essential: Figure; non_essential: Figure };
+  };
+}
+
+export interface ReportMetadata {
+  customer_id: string;
+  client_id: string;
+  month_from: string;
+  month_to: string;
+  currency: string;
+  account_ids: string[] | null;
+  bucket_id: string;
+  generated_at: string;
+  generator: { name: string; version: string };
+}
+
+/** The response body of GET /v1/affordability/report, also what the nightly job stores. */
+export interface AffordabilityReport {
+  operation_id: typeof REPORT_OPERATION_ID;
+  data: ReportData;
+  metadata: ReportMetadata;
+}
+
+/** Every figure of a report with a label, in the order the PDF prints them. */
+export function reportFigures(data: ReportData): Array<{ name: FigureName; label: string; figure: Figure }> {
+  const a = data.assessment;
+  return [
+    { name: 'income', label: 'Total income', figure: a.income.total },
+    { name: 'essential', label: 'Essential expenditure', figure: a.expenditure.essential },
+    { name: 'non_essential', label: 'Non-essential expenditure', figure: a.expenditure.non_essential },
+    { name: 'net', label: 'Net income (income - essential)', figure: a.income.net },
+  ];
+}

@@ -1,0 +1,126 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { criterionRows } from '../domain/buckets.js';
+import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
+import { monthStartDate, type MonthRange } from '../domain/months.js';
+import { queryFile } from '../db/script.js';
+import type { Store } from '../db/store.js';
+import { FIGURE_SOURCES, type FigureName } from './report-model.js';
+
+/**
+ * The SQL side of the report: sql/queries/reports/*.sql, run for one
+ * customer (the API, the CLI) or for every customer at once (the nightly
+ * job), so the same statements give both and the bulk pass stays set-based.
+ */
+
+/** One figure for one month (or the range when month is null), or one bucket L2 over the range. */
+export interface FigureCell {
+  customer_id: string;
+  range_key: string;
+  figure: FigureName;
+  month: string | null;
+  bucket_l2: string | null;
+  total: string;
+  transaction_count: number;
+}
+
+export interface CoverageRow {
+  customer_id: string;
+  range_key: string;
+  months_with_data: string[];
+  months_without_income: string[];
+  months_without_expenditure: string[];
+}
+
+export interface AccountsRow {
+  customer_id: string;
+  client_id: string;
+  account_ids: string[];
+  holder_names: string[];
+}
+
+/** A range as the SQL names it: the nightly job computes several in one pass. */
+export interface KeyedRange {
+  key: string;
+  range: MonthRange;
+}
+
+export interface ReportScope {
+  /** null: every customer. */
+  customerId: string | null;
+  ranges: readonly KeyedRange[];
+  accountIds?: readonly string[];
+  currency: string;
+}
+
+/** Everything the assembler needs for one customer, for each range of the scope. */
+export interface CustomerReportRows {
+  accounts: AccountsRow;
+  cellsByRange: Map<string, FigureCell[]>;
+  coverageByRange: Map<string, CoverageRow>;
+}
+
+// The bucket mapping goes in as a parameter, so core-dashboard has one definition: src/domain.
+const CRITERIA_JSON = JSON.stringify(criterionRows(CORE_DASHBOARD));
+const FIGURES_JSON = JSON.stringify(FIGURE_SOURCES);
+
+function scopeParams(scope: ReportScope): Record<string, string | null> {
+  return {
+    customer_id: scope.customerId,
+    account_ids: scope.accountIds ? JSON.stringify(scope.accountIds) : null,
+    currency: scope.currency,
+    ranges: JSON.stringify(
+      scope.ranges.map((r) => ({ range_key: r.key, month_from: monthStartDate(r.range.from), month_to: monthStartDate(r.range.to) })),
+    ),
+    criteria: CRITERIA_JSON,
+    figures: FIGURES_JSON,
+  };
+}
+
+interface SnapshotRows {
+  accounts: AccountsRow[];
+  cells: FigureCell[];
+  coverage: CoverageRow[];
+}
+
+/** Runs the three report queries in one read transaction, so they see the same snapshot. */
+async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
+  const params = scopeParams(scope);
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params);
+    const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params);
+    const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params);
+    return { accounts, cells, coverage };
+  } finally {
+    // Nothing was written: rolling back just ends the snapshot, whether or not a query failed.
+    await conn.run('ROLLBACK');
+  }
+}
+
+/** Report rows per customer, in customer order. A customer that does not exist has no entry. */
+export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
+  const { accounts, cells, coverage } = await store.read((conn) => readSnapshot(conn, scope));
+  const byCustomer = new Map<string, CustomerReportRows>();
+  for (const a of accounts) byCustomer.set(a.customer_id, { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
+  for (const cell of cells) {
+    const entry = byCustomer.get(cell.customer_id);
+    if (!entry) continue;
+    let list = entry.cellsByRange.get(cell.range_key);
+    if (!list) entry.cellsByRange.set(cell.range_key, (list = []));
+    list.push(cell);
+  }
+  for (const c of coverage) byCustomer.get(c.customer_id)?.coverageByRange.set(c.range_key, c);
+  return byCustomer;
+}
+
+/** The requested account ids that are not the customer's (neither in accounts nor in transactions). */
+export async function findForeignAccounts(store: Store, customerId: string, accountIds: readonly string[]): Promise<string[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await store.read((conn) =>
+    queryFile<{ account_id: string }>(conn, 'queries/reports/foreign-accounts', {
+      customer_id: customerId,
+      account_ids: JSON.stringify(accountIds),
+    }),
+  );
+  return rows.map((r) => r.account_id);
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { RawItem } from '../ingest/types.js';
+import type { Logger } from '../logger.js';
+import { enqueueWebhook } from '../webhooks/outbox.js';
+import { ingestionSucceededMessage } from '../webhooks/payloads.js';
+import { TasksRepository, taskQueries, type Task } from './tasks.repository.js';
+
+/** compatibility.md: at most 1,000 transactions in one request, over all customers. */
+export const MAX_INGEST_TRANSACTIONS = 1000;
+
+/** One entry of the POST /v2/ingest/transactions body; the transactions are as received (the API has validated them). */
+export interface CustomerTransactions {
+  customer_id: string;
+  transactions: readonly unknown[];
+}
+
+export interface IngestionDeps {
+  pipeline: IngestPipeline;
+  logger: Logger;
+  onEnqueued?: () => void;
+}
+
+/**
+ * First-party ingestion: the request's transactions go through the same
+ * pipeline as Kafka and files, as `transaction.upserted` events of the
+ * caller's client. The rows, the task (Completed) and its webhook commit in
+ * one transaction, so the task is never seen done without its data, and its
+ * webhook is never lost. The request waits for that one transaction (at most
+ * 1,000 rows), then answers with the task.
+ */
+export class IngestionService {
+  private readonly tasks: TasksRepository;
+  private readonly log: Logger;
+
+  constructor(private readonly deps: IngestionDeps) {
+    this.tasks = new TasksRepository(deps.pipeline.store);
+    this.log = deps.logger.child({ component: 'ingestion' });
+  }
+
+  async submit(clientId: string, batches: readonly CustomerTransactions[]): Promise<Task> {
+    const taskId = randomUUID();
+    // One upstream moment for the whole request: later requests win over this one, replays of it change nothing.
+    const occurredAt = new Date().toISOString();
+    let position = 0;
+    const items: RawItem[] = batches.flatMap((batch, i) =>
+      batch.transactions.map((transaction, j) => ({
+        // Deterministic within the task: item [i].transactions[j] of task T is always event `http:T:i:j`.
+        raw: JSON.stringify({
+          event_id: `http:${taskId}:${i}:${j}`,
+          type: 'transaction.upserted',
+          occurred_at: occurredAt,
+          client_id: clientId,
+          customer_id: batch.customer_id,
+          data: transaction,
+        }),
+        ref: { source: 'http' as const, sourceRef: taskId, lineNumber: ++position },
+      })),
+    );
+    const result = await this.deps.pipeline.ingest(items, async (conn, r) => {
+      await taskQueries.insert(conn, {
+        taskId,
+        taskType: 'ingestion',
+        clientId,
+        customerId: null,
+        provider: null,
+        status: 'Completed',
+        result: 'success',
+        step: 1,
+        hasNewTransactions: null,
+        detail: {
+          customers: batches.length,
+          transactions: items.length,
+          inserted: r.inserted,
+          updated: r.updated,
+          unchanged: r.skipped,
+          rejected: r.deadLetters.length,
+        },
+      });
+      await enqueueWebhook(conn, ingestionSucceededMessage(taskId, clientId));
+    });
+    this.log.info(
+      { taskId, clientId, transactions: items.length, inserted: result.inserted, updated: result.updated, rejected: result.deadLetters.length },
+      'ingestion task completed',
+    );
+    this.deps.onEnqueued?.();
+    const task = await this.tasks.get(taskId);
+    if (!task) throw new Error(`ingestion task ${taskId} was not stored`);
+    return task;
+  }
+}

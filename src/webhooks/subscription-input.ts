@@ -1,0 +1,77 @@
+import { WEBHOOK_EVENT_NAMES, isWebhookEvent, type WebhookEvent } from './events.js';
+
+/** The seed: a signing token must be longer than 32 characters. */
+export const MIN_SECRET_LENGTH = 33;
+
+/** Headers the service sets itself; a subscription cannot replace them. */
+const RESERVED_HEADERS = new Set([
+  'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'user-agent',
+  'x-signature', 'x-signing-id', 'x-token-signature', 'x-webhook-event', 'x-webhook-delivery-id', 'x-webhook-attempt',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export class SubscriptionInputError extends Error {
+  override readonly name = 'SubscriptionInputError';
+}
+
+export interface SubscriptionInput {
+  clientId: string;
+  url: string;
+  events: readonly string[];
+  headers?: Readonly<Record<string, string>>;
+  secret?: string;
+}
+
+export interface ValidSubscription {
+  clientId: string;
+  url: string;
+  events: WebhookEvent[];
+  headers: Record<string, string>;
+  secret: string | null;
+}
+
+/** Checks a new subscription; throws SubscriptionInputError with a message fit for a console user. Never echoes the secret. */
+export function validateSubscription(input: SubscriptionInput): ValidSubscription {
+  const clientId = input.clientId.trim();
+  if (clientId === '') throw new SubscriptionInputError('a client id is required');
+
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw new SubscriptionInputError(`'${input.url}' is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SubscriptionInputError('the webhook URL must use https (or http)');
+  if (url.username || url.password) throw new SubscriptionInputError('the webhook URL must not carry credentials; use --header instead');
+
+  const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
+  if (events.length === 0) throw new SubscriptionInputError(`choose at least one event: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+  const unknown = events.filter((e) => !isWebhookEvent(e));
+  if (unknown.length > 0) {
+    throw new SubscriptionInputError(`unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known events: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+  }
+
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) throw new SubscriptionInputError(`'${name}' is not a valid header name`);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new SubscriptionInputError(`header ${name} is set by the service and cannot be configured`);
+    if (/[\r\n\0]/.test(value)) throw new SubscriptionInputError(`the value of header ${name} must be on one line`);
+    headers[name] = value;
+  }
+
+  const secret = input.secret ?? null;
+  if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
+    throw new SubscriptionInputError(
+      `the signing secret must be longer than 32 characters (it has ${secret.length}); generate one with: openssl rand -hex 32`,
+    );
+  }
+  return { clientId, url: url.toString(), events: events.filter(isWebhookEvent), headers, secret };
+}
+
+/** `K=V` (from `--header`) -> [K, V]; the value may itself contain `=`. */
+export function parseHeaderArgument(arg: string): [string, string] {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) throw new SubscriptionInputError(`--header must look like Name=value, got '${arg}'`);
+  return [arg.slice(0, eq).trim(), arg.slice(eq + 1)];
+}

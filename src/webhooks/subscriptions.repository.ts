@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { listValue } from '@duckdb/node-api';
+import { z } from 'zod';
+import { isoFromDb } from '../db/rows.js';
+import { queryFile } from '../db/script.js';
+import type { Store } from '../db/store.js';
+import { dbTime } from './db-time.js';
+import type { ValidSubscription } from './subscription-input.js';
+
+/** A subscription as listed: the secret itself never leaves the store, only whether there is one. */
+export interface Subscription {
+  subscriptionId: string;
+  clientId: string;
+  url: string;
+  events: string[];
+  headers: Record<string, string>;
+  signed: boolean;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface SubscriptionRow {
+  subscription_id: string;
+  client_id: string;
+  url: string;
+  events: string[];
+  headers: string;
+  signed: boolean;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export const headersJson = z.record(z.string(), z.string());
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    subscriptionId: row.subscription_id,
+    clientId: row.client_id,
+    url: row.url,
+    events: row.events,
+    headers: headersJson.parse(JSON.parse(row.headers)),
+    signed: row.signed,
+    active: row.active,
+    createdAt: isoFromDb(row.created_at) ?? '',
+    updatedAt: isoFromDb(row.updated_at) ?? '',
+  };
+}
+
+export class SubscriptionsRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Stores a validated subscription; it starts active. */
+  async add(input: ValidSubscription): Promise<Subscription> {
+    const subscriptionId = `whs_${randomBytes(10).toString('hex')}`;
+    await this.store.write((conn) =>
+      queryFile(conn, 'queries/webhooks/insert-subscription', {
+        subscription_id: subscriptionId,
+        client_id: input.clientId,
+        url: input.url,
+        events: listValue(input.events),
+        headers: JSON.stringify(input.headers),
+        secret: input.secret,
+        now: dbTime(),
+      }),
+    );
+    const created = (await this.list(input.clientId)).find((s) => s.subscriptionId === subscriptionId);
+    if (!created) throw new Error(`subscription ${subscriptionId} was not stored`);
+    return created;
+  }
+
+  async list(clientId?: string): Promise<Subscription[]> {
+    const rows = await this.store.read((conn) =>
+      queryFile<SubscriptionRow>(conn, 'queries/webhooks/list-subscriptions', { client_id: clientId ?? null }),
+    );
+    return rows.map(toSubscription);
+  }
+
+  /** False when there is no such subscription. */
+  async setActive(subscriptionId: string, active: boolean): Promise<boolean> {
+    const rows = await this.store.write((conn) =>
+      queryFile(conn, 'queries/webhooks/set-subscription-active', { subscription_id: subscriptionId, active, now: dbTime() }),
+    );
+    return rows.length > 0;
+  }
+
+  async clientKnown(clientId: string): Promise<boolean> {
+    const rows = await this.store.read((conn) => queryFile<{ known: boolean }>(conn, 'queries/webhooks/client-exists', { client_id: clientId }));
+    return rows[0]?.known === true;
+  }
+}

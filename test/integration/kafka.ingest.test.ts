@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/rows.js';
+import { Store } from '../../src/db/store.js';
+import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
+import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
+import { produceLines } from '../../src/ingest/kafka-produce.js';
+import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
+import { createProducer, type MessageProducer } from '../../src/ingest/kafka-source.js';
+import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
+import { IngestMetrics } from '../../src/ingest/metrics.js';
+import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
+import {
+  brokerTopics,
+  endOffsets,
+  expectedMonthlySums,
+  generated,
+  readTopics,
+  referenceSnapshot,
+  snapshot,
+  storedMonthlySums,
+  TOPICS,
+} from '../helpers/kafka-data.js';
+import { silentLogger } from '../helpers/store.js';
+
+const POISON_TOPIC = 'afford.poison-test.v1';
+
+let broker: MockBroker;
+let producer: MessageProducer;
+let dir: string;
+
+beforeAll(async () => {
+  broker = await startMockBroker({ ...brokerTopics(TOPICS, 4), ...brokerTopics([POISON_TOPIC], 1) });
+  producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
+  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-ingest-'));
+});
+
+afterAll(async () => {
+  await producer?.close();
+  await broker?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function settings(groupId: string, topics: readonly string[]): KafkaIngestSettings {
+  return {
+    connection: { brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false },
+    groupId,
+    topics: [...topics],
+    shard: { index: 0, count: 1 },
+    batchRows: 400,
+    batchBytes: 1024 * 1024,
+    sessionTimeoutMs: 6000,
+  };
+}
+
+/** Runs our consumer in this process until DuckDB holds every partition up to its end. */
+async function consumeAll(pipeline: BatchIngester, metrics: IngestMetrics, groupId: string, topics: readonly string[]): Promise<void> {
+  const ends = await endOffsets(broker.bootstrap, topics);
+  const ingest = await KafkaIngest.start({ pipeline, metrics, logger: silentLogger, settings: settings(groupId, topics) });
+  try {
+    const deadline = Date.now() + 60_000;
+    const done = () => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) >= end);
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`not caught up: ${JSON.stringify([...ingest.committedOffsets()].map(([k, v]) => [k, String(v)]))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await ingest.stop();
+  }
+}
+
+describe('Kafka ingest into DuckDB', () => {
+  it('ingests generated events with faults exactly, with every dead letter in the table and on the DLQ topic', async () => {
+    const { lines: events, stats } = generated({ customers: 24, months: 3, seed: 11, faults: true, endMonth: '2024-06' });
+    const someCustomer = JSON.parse(events[0] as string) as { customer_id: string; client_id: string };
+    const aTransaction = events.find((l) => l.includes('"transaction.upserted"') && l.includes(`"customer_id":"${someCustomer.customer_id}"`)) as string;
+    const stolen = aTransaction.replace(`"client_id":"${someCustomer.client_id}"`, '"client_id":"client-elsewhere"').replace('"event_id":"', '"event_id":"stolen-');
+    const extras = ['this is not json', '{"type":"transaction.upserted"}', `{"customer_id":"${someCustomer.customer_id}","type":"account.upserted"}`, stolen];
+    const lines = [...events, ...extras];
+    const expectedDead = stats.expected.deadLetters + extras.length;
+    expect(stats.expected.deadLetters).toBeGreaterThan(0);
+
+    const produced = await produceLines(producer, lines, { topics: TOPICS });
+    expect(produced.messages).toBe(lines.length);
+    expect(produced.nullKeys).toBeGreaterThanOrEqual(2);
+
+    const store = await Store.open(path.join(dir, 'kafka.duckdb'), silentLogger);
+    const metrics = new IngestMetrics();
+    try {
+      await consumeAll(new IngestPipeline(store, silentLogger), metrics, 'ingest-test', TOPICS);
+      const got = await snapshot(store);
+      const reference = await referenceSnapshot(dir, lines);
+
+      expect(got.transactions).toHaveLength(stats.expected.liveTransactions);
+      expect(got.deadLetters).toHaveLength(expectedDead);
+      expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums(lines));
+      expect(got).toEqual(reference);
+
+      const ends = await endOffsets(broker.bootstrap, TOPICS);
+      const offsets = await store.read((c) => queryRows<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
+      expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
+
+      // The table: where each one came from, its key and its exact bytes.
+      const dead = await store.read((c) =>
+        queryRows<{ source_ref: string; kafka_partition: number; kafka_offset: string; message_key: string | null; raw: string; reason: string }>(
+          c,
+          "SELECT source_ref, kafka_partition, kafka_offset, message_key, raw, reason FROM dead_letters WHERE source = 'kafka'",
+        ),
+      );
+      expect(dead).toHaveLength(expectedDead);
+      expect(dead.filter((d) => d.message_key === null).map((d) => d.raw).sort()).toEqual(['this is not json', '{"type":"transaction.upserted"}'].sort());
+      expect(dead.find((d) => d.raw === stolen)?.reason).toMatch(/belongs to another client/);
+
+      // The DLQ topics hold exactly the same letters: original key and value, the reason and source as headers.
+      const dlq = await readTopics(broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
+      const fromDlq = dlq.map((m) => ({
+        source_ref: m.headers[DLQ_HEADERS.topic],
+        kafka_partition: Number(m.headers[DLQ_HEADERS.partition]),
+        kafka_offset: m.headers[DLQ_HEADERS.offset],
+        message_key: m.key,
+        raw: m.value,
+        reason: m.headers[DLQ_HEADERS.reason],
+      }));
+      const order = (a: { raw: string }, b: { raw: string }) => a.raw.localeCompare(b.raw);
+      expect(fromDlq.sort(order)).toEqual(dead.sort(order));
+      for (const m of dlq) expect(m.topic).toBe(`${m.headers[DLQ_HEADERS.topic]}.dlq`);
+
+      const text = await metrics.registry.metrics();
+      expect(text).toContain(`afford_dead_letters_total{source="kafka"} ${expectedDead}`);
+      expect(text).toMatch(/afford_events_ingested_total\{type="transaction.upserted",outcome="applied"\} \d+/);
+      expect(text).toMatch(/afford_ingest_batch_duration_seconds_count \d+/);
+      expect(text).toMatch(/afford_kafka_committed_offset\{topic="afford.transactions.v1",partition="\d"\} \d+/);
+      expect(text).not.toMatch(/afford_kafka_consumer_lag\{[^}]*\} [1-9]/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('moves a message the store rejects to the dead letters and goes on with its partition', async () => {
+    const { lines: events } = generated({ customers: 1, months: 2, seed: 5, faults: false, endMonth: '2024-06' });
+    const template = events.find((l) => l.includes('"transaction.upserted"')) as string;
+    const poison = template.replace(/"event_id":"[^"]+"/, '"event_id":"ev-poison"').replace(/"transaction_id":"[^"]+"/, '"transaction_id":"tx-poison"');
+    const lines = [...events.slice(0, 30), poison, ...events.slice(30)];
+    await produceLines(producer, lines, { topics: [POISON_TOPIC] });
+
+    const store = await Store.open(path.join(dir, 'poison.duckdb'), silentLogger);
+    const pipeline = new IngestPipeline(store, silentLogger);
+    // A store failure that validation cannot foresee, for this one event only.
+    const failing: BatchIngester = {
+      store,
+      ingest: (items, hook) => (items.some((i) => i.raw.includes('"ev-poison"')) ? Promise.reject(new Error('simulated store failure')) : pipeline.ingest(items, hook)),
+    };
+    try {
+      await consumeAll(failing, new IngestMetrics(), 'poison-test', [POISON_TOPIC]);
+      const got = await snapshot(store);
+      const reference = await referenceSnapshot(mkdtempSync(path.join(dir, 'poison-ref-')), events);
+      expect(got.transactions).toEqual(reference.transactions);
+      expect(got.monthlyTotals).toEqual(reference.monthlyTotals);
+      const dead = await store.read((c) => queryRows<{ kafka_offset: string; reason: string; raw: string }>(c, 'SELECT kafka_offset, reason, raw FROM dead_letters'));
+      expect(dead).toEqual([{ kafka_offset: '30', reason: 'store rejected the event: simulated store failure', raw: poison }]);
+      const dlq = await readTopics(broker.bootstrap, [`${POISON_TOPIC}.dlq`]);
+      expect(dlq.map((m) => [m.value, m.headers[DLQ_HEADERS.offset]])).toEqual([[poison, '30']]);
+      const offsets = await store.read((c) => queryRows<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
+      expect(offsets).toEqual([{ next_offset: String(lines.length) }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

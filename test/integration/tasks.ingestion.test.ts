@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/rows.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { rows } from '../helpers/store.js';
+import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
+
+const CLIENT = 'client-fp';
+const OP = 'v2_ingest_transactions_post';
+
+interface Accepted {
+  operation_id: string;
+  data: { task_id: string; status: string };
+  metadata: Record<string, never>;
+}
+interface Rejected {
+  operation_id: string;
+  code_id: string;
+  message: string;
+  metadata: Record<string, unknown>;
+  errors: Record<string, string>;
+}
+
+const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => transactionData(`${prefix}-${i}`, { amount: '1.00' }));
+
+describe('first-party ingestion: POST /v2/ingest/transactions', () => {
+  let db: ReturnType<typeof tempDbPath>;
+  let service: ServiceUnderTest;
+  let receiver: Receiver;
+  const post = async <T>(body: unknown, clientId = CLIENT) =>
+    service.call<T>('POST', '/v2/ingest/transactions', { headers: await service.auth(clientId), body });
+  const transactionCount = async () => (await rows<{ n: number }>(service.store, 'SELECT count(*)::INTEGER AS n FROM transactions'))[0]?.n;
+
+  beforeAll(async () => {
+    db = tempDbPath();
+    service = await ServiceUnderTest.open(db.dbPath, { api: true });
+    receiver = await startReceiver(() => 200);
+    await service.subscribe({ clientId: CLIENT, url: receiver.url, events: ['first_party_ingester.ingest.succeeded'] });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await service.close();
+    db.cleanup();
+  });
+
+  it('writes the transactions through the pipeline as a task, then fires the ingestion webhook', async () => {
+    const res = await post<Accepted>([
+      { customer_id: 'fp-1', transactions: [transactionData('a1', { amount: '10.00' }), transactionData('a2', { amount: '5.50', dateTime: '2024-04-01T12:00:00Z' })] },
+      { customer_id: 'fp-2', transactions: [transactionData('b1', { amount: '7.25' })] },
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ operation_id: OP, data: { task_id: expect.any(String), status: 'Completed' }, metadata: {} });
+    const taskId = res.body.data.task_id;
+
+    const stored = await service.store.read((conn) =>
+      queryRows(conn, 'SELECT c.client_id, t.customer_id, t.transaction_id, t.amount FROM transactions t JOIN customers c USING (customer_id) ORDER BY 3'),
+    );
+    expect(stored).toEqual([
+      { client_id: CLIENT, customer_id: 'fp-1', transaction_id: 'a1', amount: '10.00' },
+      { client_id: CLIENT, customer_id: 'fp-1', transaction_id: 'a2', amount: '5.50' },
+      { client_id: CLIENT, customer_id: 'fp-2', transaction_id: 'b1', amount: '7.25' },
+    ]);
+    // Monthly totals come in the same transaction, as for Kafka and files.
+    expect(await rows(service.store, "SELECT strftime(month, '%Y-%m') AS month, total FROM monthly_category_totals WHERE customer_id = 'fp-1' ORDER BY 1")).toEqual([
+      { month: '2024-03', total: '10.00' },
+      { month: '2024-04', total: '5.50' },
+    ]);
+    const [task] = await service.store.read((conn) => queryRows(conn, "SELECT task_type, status, result, detail::VARCHAR AS detail FROM tasks WHERE task_id = $1", [taskId]));
+    expect(task).toMatchObject({ task_type: 'ingestion', status: 'Completed', result: 'success' });
+    expect(JSON.parse(String(task?.['detail']))).toMatchObject({ customers: 2, transactions: 3, inserted: 3, rejected: 0 });
+
+    const [hook] = await receiver.waitFor(1);
+    expect(JSON.parse(hook?.body.toString('utf8') ?? '')).toEqual({
+      data: { event: 'first_party_ingester.ingest.succeeded', operation_id: OP, task_id: taskId },
+    });
+  });
+
+  it('takes exactly 1,000 transactions', async () => {
+    const before = await transactionCount();
+    const res = await post<Accepted>([
+      { customer_id: 'fp-big-1', transactions: many(600, 'big1') },
+      { customer_id: 'fp-big-2', transactions: many(400, 'big2') },
+    ]);
+    expect(res.status).toBe(202);
+    expect(await transactionCount()).toBe((before ?? 0) + 1000);
+  });
+
+  it('refuses 1,001 transactions with 400 in the seed format, naming the first item over the limit, and stores nothing', async () => {
+    const before = await transactionCount();
+    const res = await post<Rejected>([
+      { customer_id: 'fp-over-1', transactions: many(501, 'over1') },
+      { customer_id: 'fp-over-2', transactions: many(500, 'over2') },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      operation_id: OP,
+      code_id: 'failed_validation',
+      message: expect.any(String),
+      metadata: {},
+      errors: { '[1].transactions[499]': 'is transaction 1001: at most 1000 transactions are accepted in one request' },
+    });
+    expect(await transactionCount()).toBe(before);
+  });
+
+  it('refuses an invalid transaction with 400 naming the offending item and field, and stores none of the request', async () => {
+    const before = await transactionCount();
+    const bad = { ...transactionData('bad'), amount: { value: '-3.00', currency: 'GBP' } };
+    const res = await post<Rejected>([
+      { customer_id: 'fp-3', transactions: [transactionData('ok-1')] },
+      { customer_id: 'fp-4', transactions: [transactionData('ok-2'), bad] },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body.code_id).toBe('failed_validation');
+    expect(res.body.operation_id).toBe(OP);
+    expect(Object.keys(res.body.errors)).toEqual(['[1].transactions[1].amount.value']);
+    expect(await transactionCount()).toBe(before);
+
+    const missing = await post<Rejected>([{ transactions: [transactionData('x')] }]);
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual({ '[0].customer_id': 'is required' });
+    const notArray = await post<Rejected>({ customer_id: 'fp-5', transactions: [] });
+    expect(notArray.status).toBe(400);
+  });
+
+  it("does not write to another client's customer; the task counts it as rejected", async () => {
+    const res = await post<Accepted>([{ customer_id: 'fp-1', transactions: [transactionData('a1', { amount: '66.66' })] }], 'client-intruder');
+    expect(res.status).toBe(202);
+    const [task] = await service.store.read((conn) => queryRows(conn, 'SELECT client_id, detail::VARCHAR AS detail FROM tasks WHERE task_id = $1', [res.body.data.task_id]));
+    expect(task?.['client_id']).toBe('client-intruder');
+    expect(JSON.parse(String(task?.['detail']))).toMatchObject({ inserted: 0, updated: 0, rejected: 1 });
+    const [a1] = await service.store.read((conn) => queryRows(conn, "SELECT amount FROM transactions WHERE customer_id = 'fp-1' AND transaction_id = 'a1'"));
+    expect(a1).toEqual({ amount: '10.00' });
+  });
+
+  it('answers 401 without credentials', async () => {
+    const res = await service.call('POST', '/v2/ingest/transactions', { body: [{ customer_id: 'fp-6', transactions: [transactionData('z')] }] });
+    expect(res.status).toBe(401);
+  });
+});
