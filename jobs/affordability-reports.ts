@@ -5,15 +5,15 @@ import { saveReports, type ArchivedReport } from '../src/reports/report-archive.
 import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { renderReportPdf } from '../src/reports/report-pdf.js';
-import { readReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomerIds, readReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
 /**
  * The nightly affordability reports: every customer, the last 3, 6 and 12
- * complete months. One set-based SQL pass reads the figures of all
- * customers and ranges; assembling, storing and (with AFFORD_REPORTS_DIR)
- * rendering PDFs follow per customer. A customer whose report fails is
- * logged and counted, and the run goes on with the others.
+ * complete months. Customers go in chunks of hundreds: one set-based SQL
+ * pass reads the figures of a whole chunk for all three ranges; assembling,
+ * storing and (with AFFORD_REPORTS_DIR) rendering PDFs follow. A customer
+ * whose report fails is logged and counted, and the run goes on.
  */
 
 export const REPORT_RANGE_MONTHS = [3, 6, 12] as const;
@@ -24,7 +24,11 @@ export interface AffordabilityJobOptions {
   beforeCustomer?: (customerId: string) => void | Promise<void>;
   /** The clock that picks the ranges; tests fix it. */
   now?: () => Date;
+  /** Customers per set-based pass (default 500). */
+  chunkSize?: number;
 }
+
+const DEFAULT_CHUNK_SIZE = 500;
 
 /** Where a customer's PDF goes: customer ids are arbitrary text, so they are encoded into one safe file name. */
 export function reportPdfPath(dir: string, report: AffordabilityReport): string {
@@ -71,87 +75,110 @@ async function pruneDeletedCustomers(dir: string, customers: ReadonlySet<string>
   return removed;
 }
 
-async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<Record<string, unknown>> {
+interface RunState {
+  ranges: Array<KeyedRange & { months: number }>;
+  generatedAt: string;
+  pdfDir: string | undefined;
+  failed: string[];
+  pdfFailed: string[];
+  stored: number;
+  pdfs: number;
+  ms: { query: number; assemble: number; store: number; pdf: number };
+}
+
+/**
+ * One chunk of customers: one set-based read, the reports assembled, stored
+ * in one transaction (so each customer's three ranges change together), and
+ * the PDFs written. Chunks bound the memory a run needs, whatever the
+ * number of customers.
+ */
+async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customerIds: readonly string[]): Promise<void> {
   const log = ctx.logger.child({ job: 'affordability-reports' });
-  const now = options.now?.() ?? new Date();
-  const generatedAt = now.toISOString();
-  const ranges: Array<KeyedRange & { months: number }> = REPORT_RANGE_MONTHS.map((n) => ({
-    key: `${n}m`,
-    months: n,
-    range: lastCompleteMonths(n, now),
-  }));
-  const longest = ranges.at(-1);
-
   let started = Date.now();
-  const byCustomer = await readReportRows(ctx.store, { customerId: null, ranges, currency: NIGHTLY_REPORT_CURRENCY });
-  const queryMs = Date.now() - started;
-
-  const pdfDir = ctx.config.AFFORD_REPORTS_DIR;
-  const total = byCustomer.size * (pdfDir ? 2 : 1);
-  let done = 0;
-  const failed: string[] = [];
-  const archived: ArchivedReport[] = [];
-  const forPdf: AffordabilityReport[] = [];
+  let byCustomer: Awaited<ReturnType<typeof readReportRows>>;
+  try {
+    byCustomer = await readReportRows(ctx.store, { customerIds, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY });
+  } catch (err) {
+    // The chunk's customers fail together; the next chunk may well succeed.
+    state.failed.push(...customerIds);
+    log.error({ err, customers: customerIds.length, first_customer_id: customerIds[0] }, 'affordability report query failed for a chunk; continuing');
+    return;
+  }
+  state.ms.query += Date.now() - started;
 
   started = Date.now();
+  const archived: ArchivedReport[] = [];
+  const forPdf: AffordabilityReport[] = [];
+  const longest = state.ranges.at(-1)?.months;
   for (const [customerId, rows] of byCustomer) {
     try {
       await options.beforeCustomer?.(customerId);
-      const mine = ranges.map((r) => ({
+      const mine = state.ranges.map((r) => ({
         rangeMonths: r.months,
-        report: assembleReport({
-          request: { customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY },
-          rows,
-          rangeKey: r.key,
-          generatedAt,
-        }),
+        report: assembleReport({ request: { customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt }),
       }));
       archived.push(...mine);
-      const pdfReport = mine.find((m) => m.rangeMonths === longest?.months)?.report;
-      if (pdfDir && pdfReport) forPdf.push(pdfReport);
+      const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
+      if (pdfReport) forPdf.push(pdfReport);
     } catch (err) {
-      failed.push(customerId);
+      state.failed.push(customerId);
       log.error({ customer_id: customerId, err }, 'affordability report failed for customer; continuing');
     }
-    ctx.progress?.(++done, total);
   }
-  const assembleMs = Date.now() - started;
+  state.ms.assemble += Date.now() - started;
 
   started = Date.now();
-  const stored = await saveReports(ctx.store, archived);
-  const storeMs = Date.now() - started;
+  state.stored += await saveReports(ctx.store, archived);
+  state.ms.store += Date.now() - started;
 
+  if (!state.pdfDir) return;
   started = Date.now();
-  let pdfs = 0;
-  const pdfFailed: string[] = [];
   for (const report of forPdf) {
     try {
-      await writePdf(pdfDir as string, report);
-      pdfs++;
+      await writePdf(state.pdfDir, report);
+      state.pdfs++;
     } catch (err) {
-      pdfFailed.push(report.metadata.customer_id);
+      state.pdfFailed.push(report.metadata.customer_id);
       log.error({ customer_id: report.metadata.customer_id, err }, 'affordability PDF failed for customer; continuing');
     }
-    ctx.progress?.(++done, total);
   }
-  const pruned = pdfDir ? await pruneDeletedCustomers(pdfDir, new Set(byCustomer.keys())) : 0;
-  const pdfMs = Date.now() - started;
-  if (pdfDir) ctx.progress?.(total, total);
+  state.ms.pdf += Date.now() - started;
+}
+
+async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<Record<string, unknown>> {
+  const now = options.now?.() ?? new Date();
+  const state: RunState = {
+    ranges: REPORT_RANGE_MONTHS.map((n) => ({ key: `${n}m`, months: n, range: lastCompleteMonths(n, now) })),
+    generatedAt: now.toISOString(),
+    pdfDir: ctx.config.AFFORD_REPORTS_DIR,
+    failed: [],
+    pdfFailed: [],
+    stored: 0,
+    pdfs: 0,
+    ms: { query: 0, assemble: 0, store: 0, pdf: 0 },
+  };
+  const customerIds = await listCustomerIds(ctx.store);
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  for (let i = 0; i < customerIds.length; i += chunkSize) {
+    await runChunk(ctx, options, state, customerIds.slice(i, i + chunkSize));
+    ctx.progress?.(Math.min(i + chunkSize, customerIds.length), customerIds.length);
+  }
+  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, new Set(customerIds)) : 0;
 
   const result = {
-    customers: byCustomer.size,
-    succeeded: byCustomer.size - failed.length,
-    failed: failed.length,
-    failed_customers: failed.slice(0, 20),
-    reports_stored: stored,
-    ranges: ranges.map((r) => `${r.range.from}..${r.range.to}`),
-    pdfs_written: pdfs,
-    pdfs_failed: pdfFailed.length,
+    customers: customerIds.length,
+    succeeded: customerIds.length - state.failed.length,
+    failed: state.failed.length,
+    failed_customers: state.failed.slice(0, 20),
+    reports_stored: state.stored,
+    ranges: state.ranges.map((r) => `${r.range.from}..${r.range.to}`),
+    pdfs_written: state.pdfs,
+    pdfs_failed: state.pdfFailed.length,
+    pdf_failed_customers: state.pdfFailed.slice(0, 20),
     pdfs_of_deleted_customers_removed: pruned,
-    pdf_failed_customers: pdfFailed.slice(0, 20),
-    ms: { query: queryMs, assemble: assembleMs, store: storeMs, pdf: pdfMs },
+    ms: state.ms,
   };
-  log.info(result, 'affordability reports done');
+  ctx.logger.info({ job: 'affordability-reports', ...result }, 'affordability reports done');
   return result;
 }
 

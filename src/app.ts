@@ -29,17 +29,18 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const pipeline = new IngestPipeline(store, logger.child({ component: 'ingest' }));
   const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
   const metrics = new IngestMetrics();
+  // Created now, run once the rest is up: refresh tasks wait on its offsets (catchUp).
+  const kafka = config.AFFORD_KAFKA_BROKERS?.length
+    ? await KafkaIngest.create({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
+    : undefined;
   // Before any source feeds the pipeline, so that every batch enqueues its webhooks.
-  const tasks = await startTaskRuntime({ store, pipeline, config, logger });
-  // Not an object literal, so this compiles both before and after ApiDeps gains `metrics` (served at /metrics).
+  const tasks = await startTaskRuntime({ store, pipeline, config, logger, catchUp: kafka?.catchUpProbe() });
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;
   const apiDeps = { store, config, logger, metrics, isReady: () => ready, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: tasks.keys };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
-  const kafka = config.AFFORD_KAFKA_BROKERS?.length
-    ? await KafkaIngest.start({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
-    : undefined;
+  kafka?.run();
   if (!kafka) logger.info('no Kafka brokers configured (AFFORD_KAFKA_BROKERS): running without a Kafka consumer');
   logger.info({ address, db: config.AFFORD_DB }, 'afford is serving');
   let stopped = false;

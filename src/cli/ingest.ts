@@ -4,7 +4,7 @@ import { ingestFile } from '../ingest/file-source.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
-import { cliContext, out, setExitCode, terminalProgress, withStore } from './context.js';
+import { cliContext, out, terminalProgress, withStore } from './context.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;

@@ -22,7 +22,7 @@ export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<n
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK');
-      throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+      throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
     }
     logger.info({ migration: file }, 'applied migration');
     count++;

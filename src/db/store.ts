@@ -1,8 +1,14 @@
 import { mkdirSync } from 'node:fs';
+
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
 import type { Logger } from '../logger.js';
+
+// Timestamps are stored as UTC without a zone. This DuckDB build has no ICU,
+// so `current_timestamp` turns into a plain TIMESTAMP in the process's local
+// zone: pin the process to UTC before any instance exists.
+process.env.TZ = 'UTC';
 
 /** DuckDB lets one process open a file for writing; this says another one has it. */
 export class DatabaseBusyError extends Error {

@@ -1,4 +1,4 @@
-import type { Headers, MessageProducer, SourceMessage } from './kafka-source.js';
+import type { Headers, MessageProducer, OutgoingMessage, SourceMessage } from './kafka-types.js';
 import { dlqTopicFor } from './kafka-settings.js';
 
 /** Headers a dead letter carries on `<topic>.dlq`, besides the original key, value and headers. */
@@ -11,12 +11,14 @@ export const DLQ_HEADERS = {
 
 /** The DLQ could not be written (usually a broker outage): the batch must roll back and be retried. */
 export class DlqPublishError extends Error {
-  constructor(topic: string, cause: unknown) {
-    super(`could not publish dead letters to ${dlqTopicFor(topic)}: ${(cause as Error).message ?? String(cause)}`, { cause });
+  constructor(topics: string, cause: unknown) {
+    super(`could not publish dead letters to ${topics}: ${(cause as Error).message ?? String(cause)}`, { cause });
   }
 }
 
 export interface DeadMessage {
+  topic: string;
+  partition: number;
   message: SourceMessage;
   reason: string;
 }
@@ -30,9 +32,10 @@ export interface DeadMessage {
 export class DeadLetterPublisher {
   constructor(private readonly producer: MessageProducer) {}
 
-  async publish(topic: string, partition: number, letters: readonly DeadMessage[]): Promise<void> {
+  async publish(letters: readonly DeadMessage[]): Promise<void> {
     if (letters.length === 0) return;
-    const messages = letters.map(({ message, reason }) => {
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const { topic, partition, message, reason } of letters) {
       const headers: Headers = {
         ...message.headers,
         [DLQ_HEADERS.reason]: reason,
@@ -40,16 +43,14 @@ export class DeadLetterPublisher {
         [DLQ_HEADERS.partition]: String(partition),
         [DLQ_HEADERS.offset]: message.offset,
       };
-      return { key: message.key, value: message.value, headers };
-    });
-    try {
-      await this.producer.send([{ topic: dlqTopicFor(topic), messages }]);
-    } catch (err) {
-      throw new DlqPublishError(topic, err);
+      const list = byTopic.get(dlqTopicFor(topic)) ?? [];
+      list.push({ key: message.key, value: message.value, headers });
+      byTopic.set(dlqTopicFor(topic), list);
     }
-  }
-
-  close(): Promise<void> {
-    return this.producer.close();
+    try {
+      await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+    } catch (err) {
+      throw new DlqPublishError([...byTopic.keys()].join(', '), err);
+    }
   }
 }

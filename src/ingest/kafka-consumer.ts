@@ -2,18 +2,11 @@ import type { Logger } from '../logger.js';
 import { DeadLetterPublisher } from './dlq.js';
 import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
-import {
-  createProducer,
-  startGroupConsumer,
-  type BatchControl,
-  type GroupConsumer,
-  type MessageProducer,
-  type PartitionSeek,
-  type SourceBatch,
-  type SourceMessage,
-} from './kafka-source.js';
+import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-source.js';
+import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
 import { KafkaBatchWriter, type BatchIngester } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
+import { ownsPartition } from './shard-assigner.js';
 
 export interface KafkaIngestDeps {
   pipeline: BatchIngester;
@@ -69,17 +62,32 @@ export class KafkaIngest {
   private constructor(
     private readonly deps: KafkaIngestDeps,
     private readonly producer: MessageProducer,
+    private readonly offsetReader: OffsetReader,
   ) {
     this.log = deps.logger.child({ component: 'kafka-ingest' });
     this.writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
   }
 
-  static async start(deps: KafkaIngestDeps): Promise<KafkaIngest> {
-    const { settings } = deps;
+  /** Reads the stored offsets; joins no group yet, so that the service can hand out catchUpProbe() first. */
+  static async create(deps: KafkaIngestDeps): Promise<KafkaIngest> {
+    const { connection } = deps.settings;
     // Few producer retries: a DLQ send runs inside a DuckDB transaction, which must not hold the writer for long.
-    const ingest = new KafkaIngest(deps, createProducer(settings.connection, deps.logger, { retries: 2 }));
+    const ingest = new KafkaIngest(deps, createProducer(connection, deps.logger, { retries: 2 }), createOffsetReader(connection, deps.logger));
     for (const [key, offset] of await loadStoredOffsets(deps.pipeline.store)) ingest.positions.set(key, offset);
-    deps.logger.info(
+    return ingest;
+  }
+
+  static async start(deps: KafkaIngestDeps): Promise<KafkaIngest> {
+    const ingest = await KafkaIngest.create(deps);
+    ingest.run();
+    return ingest;
+  }
+
+  /** Joins the consumer group; from here on it keeps consuming, through outages, until stop(). */
+  run(): void {
+    if (this.consumer) return;
+    const { settings, logger } = this.deps;
+    logger.info(
       {
         ...describeConnection(settings.connection),
         groupId: settings.groupId,
@@ -90,8 +98,12 @@ export class KafkaIngest {
       },
       'Kafka consumer starting',
     );
-    ingest.consumer = startGroupConsumer(settings, { onAssigned: (a) => ingest.onAssigned(a), onBatch: (b, c) => ingest.onBatch(b, c) }, deps.logger);
-    return ingest;
+    const handlers = {
+      onAssigned: (a: ReadonlyMap<string, readonly number[]>) => this.onAssigned(a),
+      onBatch: (b: SourceBatch, c: BatchControl) => this.onBatch(b, c),
+      onRestart: () => this.deps.metrics.consumerRestarts.inc(),
+    };
+    this.consumer = startGroupConsumer(settings, handlers, logger);
   }
 
   /** Next offset per partition as committed to DuckDB, keyed `topic#partition`. */
@@ -99,10 +111,32 @@ export class KafkaIngest {
     return this.positions;
   }
 
+  /**
+   * For a refresh (src/tasks/catch-up.ts): notes the end of every partition of
+   * this shard now; the check holds once DuckDB has reached them all. While
+   * the brokers cannot be asked, the check keeps asking and says no.
+   */
+  catchUpProbe(): () => Promise<() => Promise<boolean>> {
+    const { topics, shard } = this.deps.settings;
+    const ownEnds = async (): Promise<Map<string, bigint>> =>
+      new Map([...(await this.offsetReader.endOffsets(topics))].filter(([k]) => ownsPartition(shard, Number(k.slice(k.lastIndexOf('#') + 1)))));
+    return async () => {
+      let ends = await ownEnds().catch((err: unknown) => {
+        this.log.warn({ err }, 'could not read partition ends for a catch-up check; will retry');
+        return undefined;
+      });
+      return async () => {
+        ends ??= await ownEnds().catch(() => undefined);
+        return ends !== undefined && [...ends].every(([k, end]) => end === 0n || (this.positions.get(k) ?? 0n) >= end);
+      };
+    };
+  }
+
   async stop(): Promise<void> {
     await this.consumer?.stop();
     this.consumer = undefined;
     await this.producer.close();
+    await this.offsetReader.close();
   }
 
   private onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[] {
@@ -116,6 +150,12 @@ export class KafkaIngest {
     }
     this.assigned = new Map(assignment);
     this.soughtBack.clear();
+    for (const [topic, partitions] of assignment) {
+      for (const partition of partitions) {
+        const stored = this.positions.get(partitionKey(topic, partition));
+        if (stored !== undefined) committedOffset.set({ topic, partition: String(partition) }, Number(stored));
+      }
+    }
     // No stored offset: read from 0, which the client turns into the log start when retention removed it.
     const seeks = [...assignment].flatMap(([topic, partitions]) =>
       partitions.map((partition) => ({ topic, partition, offset: String(this.positions.get(partitionKey(topic, partition)) ?? 0n) })),

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { MessageProducer, OutgoingMessage } from './kafka-source.js';
+import type { MessageProducer, OutgoingMessage } from './kafka-types.js';
 
 /**
  * Publishes NDJSON event lines to Kafka, keyed by customer. Every line goes

@@ -13,71 +13,12 @@ import {
 import type { Logger } from '../logger.js';
 import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
+import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers } from './kafka-types.js';
 
 /**
- * The only file that knows kafkajs. Everything else sees the small types
- * below, so a change of client stays inside this file.
+ * The only file that knows kafkajs: it implements kafka-types.ts, so a change
+ * of client stays inside this file.
  */
-
-export type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
-export type Headers = Record<string, HeaderValue>;
-
-export interface SourceMessage {
-  offset: string;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Headers;
-}
-
-export interface SourceBatch {
-  topic: string;
-  partition: number;
-  /** The offset the client asked the broker for. */
-  fetchedOffset: string;
-  highWatermark: string;
-  messages: SourceMessage[];
-}
-
-export interface BatchControl {
-  heartbeat(): Promise<void>;
-  /** False once stop() was called: finish the transaction in hand and return. */
-  isRunning(): boolean;
-  /** True when a seek is pending for this partition: the rest of the batch is not wanted. */
-  isStale(): boolean;
-  /** The client's fetch position moves past `offset`. */
-  markDone(offset: string): void;
-  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
-  commitForLag(nextOffset: string): Promise<void>;
-  seek(offset: string): void;
-}
-
-export interface PartitionSeek {
-  topic: string;
-  partition: number;
-  offset: string;
-}
-
-export interface SourceHandlers {
-  /** Called as the group assigns partitions, before any fetch: returns where to read from. */
-  onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[];
-  onBatch(batch: SourceBatch, control: BatchControl): Promise<void>;
-}
-
-export interface GroupConsumer {
-  /** Finishes the batch in hand, leaves the group and disconnects. */
-  stop(): Promise<void>;
-}
-
-export interface OutgoingMessage {
-  key: Buffer | string | null;
-  value: Buffer | string | null;
-  headers?: Headers;
-}
-
-export interface MessageProducer {
-  send(topicMessages: ReadonlyArray<{ topic: string; messages: OutgoingMessage[] }>): Promise<void>;
-  close(): Promise<void>;
-}
 
 const RETRY = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 8 };
 const MAX_RELAUNCH_DELAY_MS = 30_000;
@@ -113,7 +54,12 @@ function createKafka(connection: KafkaConnection, logger: Logger): Kafka {
     retry: RETRY,
     logLevel: kafkajsLogLevel(logger),
     logCreator: () => (entry: LogEntry) => {
-      const { message, timestamp: _timestamp, logger: _logger, ...extra } = entry.log;
+      // kafkajs's own timestamp and logger name would only repeat what pino adds.
+      const extra: Record<string, unknown> = { ...entry.log };
+      const message = extra.message;
+      delete extra.message;
+      delete extra.timestamp;
+      delete extra.logger;
       const fields = { kafkajs: entry.namespace, ...extra };
       const text = String(message);
       // kafkajs reports every heartbeat answered during a rebalance as an error; a rebalance is routine.
@@ -205,6 +151,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
   };
 
   consumer.on(consumer.events.CRASH, (event) => {
+    handlers.onRestart(event.payload.error.message);
     if (!event.payload.restart) relaunchLater(event.payload.error.message);
   });
 
@@ -234,6 +181,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
         },
       });
     } catch (err) {
+      handlers.onRestart((err as Error).message);
       await consumer.disconnect().catch(() => undefined);
       relaunchLater((err as Error).message);
     }
@@ -295,6 +243,30 @@ export function createProducer(connection: KafkaConnection, logger: Logger, opti
     },
     close: async () => {
       if (connected) await producer.disconnect().catch(() => undefined);
+      connected = undefined;
+    },
+  };
+}
+
+/** Reads partition ends through an admin client that connects on first use. */
+export function createOffsetReader(connection: KafkaConnection, logger: Logger): OffsetReader {
+  const admin = createKafka(connection, logger).admin({ retry: { ...RETRY, retries: 2 } });
+  let connected: Promise<void> | undefined;
+  return {
+    endOffsets: async (topics) => {
+      connected ??= admin.connect().catch((err: unknown) => {
+        connected = undefined;
+        throw err;
+      });
+      await connected;
+      const ends = new Map<string, bigint>();
+      for (const topic of topics) {
+        for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}#${p.partition}`, BigInt(p.high));
+      }
+      return ends;
+    },
+    close: async () => {
+      if (connected) await admin.disconnect().catch(() => undefined);
       connected = undefined;
     },
   };

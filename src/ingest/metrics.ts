@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BatchResult } from './types.js';
 
 /** Prometheus metrics of one worker process; served at /metrics. */
@@ -34,6 +34,16 @@ export class IngestMetrics {
     labelNames: ['topic', 'partition'] as const,
     registers: [this.registry],
   });
+  readonly consumerRestarts = new Counter({
+    name: 'afford_kafka_consumer_restarts_total',
+    help: 'Times the Kafka consumer lost the brokers or the group and started again',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Process metrics (CPU, memory, event loop lag) on this registry only: no global state.
+    collectDefaultMetrics({ register: this.registry, prefix: 'afford_' });
+  }
 
   record(result: BatchResult, source: string, seconds: number): void {
     for (const [type, outcome] of Object.entries(result.byType)) {

@@ -33,7 +33,7 @@ function row({ rangeMonths, report }: ArchivedReport) {
   };
 }
 
-/** Saves every report in one transaction: data teams see a whole run or none of it. */
+/** Saves the reports in one transaction: a customer's ranges change together. */
 export async function saveReports(store: Store, reports: readonly ArchivedReport[]): Promise<number> {
   if (reports.length === 0) return 0;
   await store.write(async (conn) => {

@@ -1,5 +1,5 @@
 import { CORE_DASHBOARD_ID } from '../domain/core-dashboard.js';
-import { money, monthlyAverage } from '../domain/money.js';
+import { money, monthlyAverage, type Money } from '../domain/money.js';
 import { monthCount, monthsIn } from '../domain/months.js';
 import { GENERATOR } from './generator-version.js';
 import { transactionsLink, type LinkScope } from './report-links.js';
@@ -31,6 +31,13 @@ export interface AssembleInput {
 
 export class ReportRowsError extends Error {}
 
+const TWO_PLACES = /^-?\d+\.\d{2}$/;
+
+/** SQL gives DECIMAL(38,2) text, already in the API's form; anything else goes through decimal.js. */
+function amount(value: string, currency: string): Money {
+  return TWO_PLACES.test(value) ? { value, currency } : money(value, currency);
+}
+
 function cellsOf(cells: readonly FigureCell[], figure: FigureName) {
   const mine = cells.filter((c) => c.figure === figure);
   const overall = mine.find((c) => c.month === null && c.bucket_l2 === null);
@@ -54,7 +61,7 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
   const { currency, range, accountIds } = request;
   const scope = (months = range): LinkScope => ({ months, currency, accountIds });
   const result: Omit<Figure, '_links'> = {
-    overall_total: money(overall.total, currency),
+    overall_total: amount(overall.total, currency),
     monthly_average: money(monthlyAverage(overall.total, monthCount(range)), currency),
     transaction_count: overall.transaction_count,
     monthly_totals: monthsIn(range).map((month) => {
@@ -62,7 +69,7 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
       if (!cell) throw new ReportRowsError(`figure ${figure} has no row for ${month}`);
       return {
         month,
-        amount: money(cell.total, currency),
+        amount: amount(cell.total, currency),
         transaction_count: cell.transaction_count,
         _links: linksFor(figure, scope({ from: month, to: month })),
       };
@@ -72,7 +79,7 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
     const source = figureSource(figure as SummedFigure);
     result.by_bucket_l2 = byBucketL2.map((c) => ({
       bucket_l2: c.bucket_l2 as string,
-      amount: money(c.total, currency),
+      amount: amount(c.total, currency),
       transaction_count: c.transaction_count,
       _links: { transactions: transactionsLink(source, scope(), c.bucket_l2 as string) },
     }));

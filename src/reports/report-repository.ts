@@ -8,8 +8,9 @@ import { FIGURE_SOURCES, type FigureName } from './report-model.js';
 
 /**
  * The SQL side of the report: sql/queries/reports/*.sql, run for one
- * customer (the API, the CLI) or for every customer at once (the nightly
- * job), so the same statements give both and the bulk pass stays set-based.
+ * customer (the API, the CLI) or for a chunk of hundreds of customers at
+ * once (the nightly job), so the same statements give both and the bulk
+ * pass stays set-based.
  */
 
 /** One figure for one month (or the range when month is null), or one bucket L2 over the range. */
@@ -45,8 +46,7 @@ export interface KeyedRange {
 }
 
 export interface ReportScope {
-  /** null: every customer. */
-  customerId: string | null;
+  customerIds: readonly string[];
   ranges: readonly KeyedRange[];
   accountIds?: readonly string[];
   currency: string;
@@ -65,7 +65,7 @@ const FIGURES_JSON = JSON.stringify(FIGURE_SOURCES);
 
 function scopeParams(scope: ReportScope): Record<string, string | null> {
   return {
-    customer_id: scope.customerId,
+    customer_ids: JSON.stringify(scope.customerIds),
     account_ids: scope.accountIds ? JSON.stringify(scope.accountIds) : null,
     currency: scope.currency,
     ranges: JSON.stringify(
@@ -95,6 +95,12 @@ async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise
     // Nothing was written: rolling back just ends the snapshot, whether or not a query failed.
     await conn.run('ROLLBACK');
   }
+}
+
+/** Every customer id, in order: the nightly job's work list. */
+export async function listCustomerIds(store: Store): Promise<string[]> {
+  const rows = await store.read((conn) => queryFile<{ customer_id: string }>(conn, 'queries/reports/customer-ids'));
+  return rows.map((r) => r.customer_id);
 }
 
 /** Report rows per customer, in customer order. A customer that does not exist has no entry. */

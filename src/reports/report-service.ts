@@ -7,7 +7,7 @@ import { readReportRows } from './report-repository.js';
 export async function buildReport(store: Store, request: ReportRequest, now: Date = new Date()): Promise<AffordabilityReport | null> {
   const rangeKey = 'requested';
   const byCustomer = await readReportRows(store, {
-    customerId: request.customerId,
+    customerIds: [request.customerId],
     ranges: [{ key: rangeKey, range: request.range }],
     accountIds: request.accountIds,
     currency: request.currency,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { Kafka, logLevel } from 'kafkajs';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { generateEvents, type GenerateOptions, type GenerateStats } from '../../src/generate/index.js';
 import { parseEvent } from '../../src/domain/events.js';
 import { Store } from '../../src/db/store.js';

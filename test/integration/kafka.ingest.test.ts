@@ -8,7 +8,8 @@ import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
-import { createProducer, type MessageProducer } from '../../src/ingest/kafka-source.js';
+import { createProducer } from '../../src/ingest/kafka-source.js';
+import type { MessageProducer } from '../../src/ingest/kafka-types.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
@@ -61,12 +62,16 @@ async function consumeAll(pipeline: BatchIngester, metrics: IngestMetrics, group
   const ends = await endOffsets(broker.bootstrap, topics);
   const ingest = await KafkaIngest.start({ pipeline, metrics, logger: silentLogger, settings: settings(groupId, topics) });
   try {
-    const deadline = Date.now() + 60_000;
+    // The refresh task's catch-up probe, checked against the ends read here with another client.
+    const caughtUp = await ingest.catchUpProbe()();
     const done = () => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) >= end);
-    while (!done()) {
+    expect(await caughtUp()).toBe(done());
+    const deadline = Date.now() + 60_000;
+    while (!(await caughtUp())) {
       if (Date.now() > deadline) throw new Error(`not caught up: ${JSON.stringify([...ingest.committedOffsets()].map(([k, v]) => [k, String(v)]))}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    expect(done()).toBe(true);
   } finally {
     await ingest.stop();
   }

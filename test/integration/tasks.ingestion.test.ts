@@ -131,6 +131,14 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
     expect(a1).toEqual({ amount: '10.00' });
   });
 
+  it('is in the OpenAPI document with the refresh and JWKS routes', async () => {
+    const res = await service.call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/v2/ingest/transactions', '/v1/open-banking/refresh', '/v1/open-banking/refresh/{task_id}', '/.well-known/jwks.json']),
+    );
+  });
+
   it('answers 401 without credentials', async () => {
     const res = await service.call('POST', '/v2/ingest/transactions', { body: [{ customer_id: 'fp-6', transactions: [transactionData('z')] }] });
     expect(res.status).toBe(401);

@@ -1,9 +1,10 @@
 -- The accounts behind each customer's reports and their holders: accounts
 -- known from account events, and any account that only transactions name
 -- (an account event may not have arrived yet). Restricted to $account_ids
--- when given. Parameters: $customer_id (NULL: every customer), $account_ids.
+-- when given. Parameters: $customer_ids (JSON array), $account_ids.
 WITH subjects AS (
-    SELECT customer_id, client_id FROM customers WHERE $customer_id IS NULL OR customer_id = $customer_id
+    SELECT customer_id, client_id FROM customers
+    WHERE customer_id IN (SELECT unnest(from_json($customer_ids::JSON, '["VARCHAR"]')))
 ),
 selected AS (
     SELECT from_json($account_ids::JSON, '["VARCHAR"]') AS ids

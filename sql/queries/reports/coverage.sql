@@ -15,7 +15,8 @@ ranges AS (
     SELECT unnest(from_json($ranges::JSON, '[{"range_key":"VARCHAR","month_from":"DATE","month_to":"DATE"}]'), recursive := true)
 ),
 subjects AS (
-    SELECT customer_id FROM customers WHERE $customer_id IS NULL OR customer_id = $customer_id
+    SELECT customer_id FROM customers
+    WHERE customer_id IN (SELECT unnest(from_json($customer_ids::JSON, '["VARCHAR"]')))
 ),
 activity AS (
     SELECT t.customer_id, r.range_key, t.month,

@@ -6,7 +6,7 @@
 -- debits of `non_essentials`); net = income - essential, month by month.
 -- Declined transactions are already left out of monthly_category_totals.
 --
--- $customer_id  one customer, or NULL for every customer (the nightly pass)
+-- $customer_ids JSON array of customers: one (the API, the CLI) or a chunk of all (the nightly job)
 -- $ranges       JSON [{range_key, month_from, month_to}], months as first days
 -- $account_ids  JSON array of account ids, or NULL for all of a customer's accounts
 -- $currency     only transactions in this currency count
@@ -23,7 +23,8 @@ ranges AS (
     SELECT unnest(from_json($ranges::JSON, '[{"range_key":"VARCHAR","month_from":"DATE","month_to":"DATE"}]'), recursive := true)
 ),
 subjects AS (
-    SELECT customer_id FROM customers WHERE $customer_id IS NULL OR customer_id = $customer_id
+    SELECT customer_id FROM customers
+    WHERE customer_id IN (SELECT unnest(from_json($customer_ids::JSON, '["VARCHAR"]')))
 ),
 contributions AS (
     SELECT t.customer_id, r.range_key, f.figure, c.bucket_l2, t.month,

@@ -1,0 +1,135 @@
+/**
+ * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
+ * reading the same topic in the same run:
+ *
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 5000]
+ *
+ * Both rates run from the moment the group assigns partitions to the moment
+ * the last event is consumed (for ours: committed to DuckDB), so the mock
+ * broker's fixed 3 s join delay counts for neither. The file ingest of the
+ * same events is printed too: it is what DuckDB alone can take.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
+import { pino } from 'pino';
+import { Store } from '../src/db/store.js';
+import { generateEvents } from '../src/generate/index.js';
+import { ingestFile } from '../src/ingest/file-source.js';
+import { KafkaIngest } from '../src/ingest/kafka-consumer.js';
+import { produceLines } from '../src/ingest/kafka-produce.js';
+import { createProducer } from '../src/ingest/kafka-source.js';
+import { IngestMetrics } from '../src/ingest/metrics.js';
+import { IngestPipeline } from '../src/ingest/pipeline.js';
+import { createLogger } from '../src/logger.js';
+import { startMockBroker } from '../test/helpers/kafka-broker.js';
+import { writeLines } from '../test/helpers/kafka-data.js';
+
+const { values: args } = parseArgs({
+  options: {
+    customers: { type: 'string', default: '300' },
+    months: { type: 'string', default: '3' },
+    partitions: { type: 'string', default: '16' },
+    'batch-rows': { type: 'string', default: '5000' },
+  },
+});
+const TOPIC = 'afford.bench.v1';
+const partitions = Number(args.partitions);
+const silent = createLogger('silent');
+const out = (line: string): boolean => process.stdout.write(`${line}\n`);
+const rate = (events: number, ms: number): string => `${Math.round(events / (ms / 1000)).toLocaleString('en-GB')} events/s`;
+
+/** The bare baseline: a kafkajs group consumer whose eachBatch only counts. */
+async function bareKafkajs(bootstrap: string, expected: number): Promise<number> {
+  const consumer = new Kafka({ clientId: 'bench-bare', brokers: [bootstrap], logLevel: logLevel.NOTHING }).consumer({ groupId: 'bench-bare', maxWaitTimeInMs: 1000 });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [TOPIC], fromBeginning: true });
+  let assignedAt = 0;
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    assignedAt = performance.now();
+  });
+  let seen = 0;
+  const ms = await new Promise<number>((resolve) => {
+    void consumer.run({
+      eachBatch: async ({ batch }) => {
+        seen += batch.messages.length;
+        if (seen >= expected) resolve(performance.now() - assignedAt);
+      },
+    });
+  });
+  await consumer.disconnect();
+  return ms;
+}
+
+/** Our consumer into a fresh DuckDB file; the start is read off its 'partitions assigned' log line. */
+async function afford(bootstrap: string, expected: number, dir: string, batchRows: number): Promise<{ ms: number; dbBytes: number }> {
+  let assignedAt = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!assignedAt && chunk.toString('utf8').includes('"partitions assigned"')) assignedAt = performance.now();
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const file = path.join(dir, 'kafka.duckdb');
+  const store = await Store.open(file, silent);
+  const ingest = await KafkaIngest.start({
+    pipeline: new IngestPipeline(store, silent),
+    metrics: new IngestMetrics(),
+    logger,
+    settings: {
+      connection: { brokers: [bootstrap], clientId: 'bench-afford', ssl: false },
+      groupId: 'bench-afford',
+      topics: [TOPIC],
+      shard: { index: 0, count: 1 },
+      batchRows,
+      batchBytes: 1024 * 1024,
+      sessionTimeoutMs: 30_000,
+    },
+  });
+  const total = () => [...ingest.committedOffsets().values()].reduce((a, b) => a + b, 0n);
+  while (total() < BigInt(expected)) await new Promise((r) => setTimeout(r, 5));
+  const ms = performance.now() - assignedAt;
+  await ingest.stop();
+  await store.close();
+  return { ms, dbBytes: statSync(file).size };
+}
+
+async function fileIngest(lines: readonly string[], dir: string, batchRows: number): Promise<number> {
+  const file = writeLines(dir, 'events.ndjson', lines);
+  const store = await Store.open(path.join(dir, 'file.duckdb'), silent);
+  const started = performance.now();
+  await ingestFile(new IngestPipeline(store, silent), file, { batchRows });
+  const ms = performance.now() - started;
+  await store.close();
+  return ms;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-kafka-'));
+const broker = await startMockBroker({ [TOPIC]: partitions, [`${TOPIC}.dlq`]: 1 });
+try {
+  const lines = [...generateEvents({ customers: Number(args.customers), months: Number(args.months), seed: 1, faults: true, endMonth: '2024-06' })];
+  const bytes = lines.reduce((n, l) => n + Buffer.byteLength(l), 0);
+  out(`events: ${lines.length.toLocaleString('en-GB')} (${(bytes / 1e6).toFixed(1)} MB, ${(bytes / partitions / 1e6).toFixed(1)} MB a partition) on ${partitions} partitions of ${TOPIC}`);
+
+  const producer = createProducer({ brokers: [broker.bootstrap], clientId: 'bench', ssl: false }, silent);
+  const produceStart = performance.now();
+  await produceLines(producer, lines, { topics: [TOPIC] });
+  out(`afford produce:               ${rate(lines.length, performance.now() - produceStart)}`);
+  await producer.close();
+
+  const batchRows = Number(args['batch-rows']);
+  const bare = await bareKafkajs(broker.bootstrap, lines.length);
+  out(`bare kafkajs eachBatch:       ${rate(lines.length, bare)} (${(bare / 1000).toFixed(1)} s)`);
+  const ours = await afford(broker.bootstrap, lines.length, dir, batchRows);
+  out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
+  out(`ratio afford / bare kafkajs:  ${(bare / ours.ms).toFixed(3)}`);
+  const file = await fileIngest(lines, dir, batchRows);
+  out(`for scale, afford ingest file of the same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s)`);
+} finally {
+  await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,72 @@
+/**
+ * What the service needs of a Kafka client, in its own terms. kafka-source.ts
+ * implements it with kafkajs; nothing else knows which client is underneath.
+ */
+
+export type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
+export type Headers = Record<string, HeaderValue>;
+
+export interface SourceMessage {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Headers;
+}
+
+export interface SourceBatch {
+  topic: string;
+  partition: number;
+  /** The offset the client asked the broker for. */
+  fetchedOffset: string;
+  highWatermark: string;
+  messages: SourceMessage[];
+}
+
+export interface BatchControl {
+  heartbeat(): Promise<void>;
+  /** False once stop() was called: finish the transaction in hand and return. */
+  isRunning(): boolean;
+  /** True when a seek is pending for this partition: the rest of the batch is not wanted. */
+  isStale(): boolean;
+  /** The client's fetch position moves past `offset`. */
+  markDone(offset: string): void;
+  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
+  commitForLag(nextOffset: string): Promise<void>;
+  seek(offset: string): void;
+}
+
+export interface PartitionSeek {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export interface SourceHandlers {
+  /** Called as the group assigns partitions, before any fetch: returns where to read from. */
+  onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[];
+  onBatch(batch: SourceBatch, control: BatchControl): Promise<void>;
+  /** The client lost the brokers or the group and is starting again. */
+  onRestart(reason: string): void;
+}
+
+export interface GroupConsumer {
+  /** Finishes the batch in hand, leaves the group and disconnects. */
+  stop(): Promise<void>;
+}
+
+export interface OutgoingMessage {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: Headers;
+}
+
+export interface MessageProducer {
+  send(topicMessages: ReadonlyArray<{ topic: string; messages: OutgoingMessage[] }>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Partition ends (high watermarks), keyed `topic#partition`. */
+export interface OffsetReader {
+  endOffsets(topics: readonly string[]): Promise<Map<string, bigint>>;
+  close(): Promise<void>;
+}
