@@ -2,7 +2,7 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 5000]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 5000] [--produce-batch 1000]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     months: { type: 'string', default: '3' },
     partitions: { type: 'string', default: '16' },
     'batch-rows': { type: 'string', default: '5000' },
+    // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
+    'produce-batch': { type: 'string', default: '1000' },
   },
 });
 const TOPIC = 'afford.bench.v1';
@@ -65,11 +67,14 @@ async function bareKafkajs(bootstrap: string, expected: number): Promise<number>
 }
 
 /** Our consumer into a fresh DuckDB file; the start is read off its 'partitions assigned' log line. */
-async function afford(bootstrap: string, expected: number, dir: string, batchRows: number): Promise<{ ms: number; dbBytes: number }> {
+async function afford(bootstrap: string, expected: number, dir: string, batchRows: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
   let assignedAt = 0;
+  const transactions: { rows: number; ms: number }[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      if (!assignedAt && chunk.toString('utf8').includes('"partitions assigned"')) assignedAt = performance.now();
+      const line = JSON.parse(chunk.toString('utf8')) as { msg?: string; rows?: number; ms?: number };
+      if (!assignedAt && line.msg === 'partitions assigned') assignedAt = performance.now();
+      if (line.msg === 'Kafka batch committed') transactions.push({ rows: line.rows ?? 0, ms: line.ms ?? 0 });
       done();
     },
   });
@@ -95,7 +100,8 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
   const ms = performance.now() - assignedAt;
   await ingest.stop();
   await store.close();
-  return { ms, dbBytes: statSync(file).size };
+  const sum = (f: (t: { rows: number; ms: number }) => number) => transactions.reduce((n, t) => n + f(t), 0);
+  return { ms, dbBytes: statSync(file).size, transactions: transactions.length, rowsEach: sum((t) => t.rows) / transactions.length, msEach: sum((t) => t.ms) / transactions.length };
 }
 
 async function fileIngest(lines: readonly string[], dir: string, batchRows: number): Promise<number> {
@@ -117,8 +123,8 @@ try {
 
   const producer = createProducer({ brokers: [broker.bootstrap], clientId: 'bench', ssl: false }, silent);
   const produceStart = performance.now();
-  await produceLines(producer, lines, { topics: [TOPIC] });
-  out(`afford produce:               ${rate(lines.length, performance.now() - produceStart)}`);
+  await produceLines(producer, lines, { topics: [TOPIC], batchMessages: Number(args['produce-batch']) });
+  out(`afford produce:               ${rate(lines.length, performance.now() - produceStart)} (${args['produce-batch']} messages a request)`);
   await producer.close();
 
   const batchRows = Number(args['batch-rows']);
@@ -126,6 +132,7 @@ try {
   out(`bare kafkajs eachBatch:       ${rate(lines.length, bare)} (${(bare / 1000).toFixed(1)} s)`);
   const ours = await afford(broker.bootstrap, lines.length, dir, batchRows);
   out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
+  out(`  ${ours.transactions} DuckDB transactions, ${Math.round(ours.rowsEach)} events and ${Math.round(ours.msEach)} ms each on average`);
   out(`ratio afford / bare kafkajs:  ${(bare / ours.ms).toFixed(3)}`);
   const file = await fileIngest(lines, dir, batchRows);
   out(`for scale, afford ingest file of the same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s)`);

@@ -4,7 +4,8 @@ import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-source.js';
 import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { KafkaBatchWriter, type BatchIngester } from './kafka-writer.js';
+import { GroupCommitter } from './kafka-group-commit.js';
+import { KafkaBatchWriter, nextOffsetOf, type BatchIngester } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 
@@ -54,10 +55,11 @@ async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): P
 export class KafkaIngest {
   private readonly positions = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
+  private readonly partitionTurns = new Map<string, Promise<void>>();
   private assigned = new Map<string, readonly number[]>();
   private consumer: GroupConsumer | undefined;
   private readonly log: Logger;
-  private readonly writer: KafkaBatchWriter;
+  private readonly committer: GroupCommitter;
 
   private constructor(
     private readonly deps: KafkaIngestDeps,
@@ -65,7 +67,8 @@ export class KafkaIngest {
     private readonly offsetReader: OffsetReader,
   ) {
     this.log = deps.logger.child({ component: 'kafka-ingest' });
-    this.writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
+    const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
+    this.committer = new GroupCommitter(writer, deps.settings.batchRows);
   }
 
   /** Reads the stored offsets; joins no group yet, so that the service can hand out catchUpProbe() first. */
@@ -164,7 +167,20 @@ export class KafkaIngest {
     return seeks;
   }
 
-  private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
+  /**
+   * One batch of a partition at a time, even across a rebalance: a batch of
+   * the new generation waits until the old one's transaction has committed,
+   * so that it filters against the offset that transaction stored.
+   */
+  private onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
+    const key = partitionKey(batch.topic, batch.partition);
+    const previous = this.partitionTurns.get(key) ?? Promise.resolve();
+    const turn = previous.catch(() => undefined).then(() => this.consumeBatch(batch, control));
+    this.partitionTurns.set(key, turn);
+    return turn;
+  }
+
+  private async consumeBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
     const stored = this.positions.get(key);
@@ -188,7 +204,9 @@ export class KafkaIngest {
     }
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
       if (!control.isRunning() || control.isStale()) break;
-      const next = await withHeartbeats(control, () => this.writer.write(topic, partition, chunk));
+      const part = { topic, partition, messages: chunk };
+      await withHeartbeats(control, () => this.committer.submit(part));
+      const next = nextOffsetOf(part);
       this.positions.set(key, next);
       control.markDone((chunk.at(-1) as SourceMessage).offset);
       this.recordPosition(topic, partition, next, batch.highWatermark);

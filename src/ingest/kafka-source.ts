@@ -23,6 +23,7 @@ import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch
 const RETRY = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 8 };
 const MAX_RELAUNCH_DELAY_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
+const PARTITIONS_IN_PARALLEL = 16;
 
 function kafkajsLogLevel(logger: Logger): logLevel {
   if (logger.isLevelEnabled('debug')) return logLevel.DEBUG;
@@ -163,6 +164,8 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
+        // Partitions in parallel, so that group commit (kafka-group-commit.ts) has batches to gather.
+        partitionsConsumedConcurrently: PARTITIONS_IN_PARALLEL,
         eachBatch: async (payload) => {
           const { topic, partition } = payload.batch;
           await handlers.onBatch(toSourceBatch(payload), {

@@ -5,10 +5,12 @@ import path from 'node:path';
 /**
  * The PDF's fonts: DejaVu Sans, a TrueType font that pdfkit embeds (as a
  * subset), so the document looks the same in every viewer. pdfkit's own
- * standard-14 fonts are never embedded. DejaVu comes from the system
- * (Debian/Ubuntu: fonts-dejavu-core; test/install-tools.sh installs it).
+ * standard-14 fonts are never embedded. DejaVu ships with the npm package
+ * dejavu-fonts-ttf, so a fresh install (or a slim container) has it; the
+ * system's copy is the fallback.
  */
 const FONT_DIRS = [
+  path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf'),
   '/usr/share/fonts/truetype/dejavu', // Debian, Ubuntu
   '/usr/share/fonts/dejavu-sans-fonts', // Fedora
   '/usr/share/fonts/dejavu', // Alpine, older Fedora

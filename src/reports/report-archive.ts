@@ -39,7 +39,8 @@ export async function saveReports(store: Store, reports: readonly ArchivedReport
   await store.write(async (conn) => {
     for (let i = 0; i < reports.length; i += BATCH) {
       const batch = reports.slice(i, i + BATCH).map(row);
-      await runScript(conn, 'jobs/affordability-reports/save-reports', { reports: JSON.stringify(batch) });
+      const keys = batch.map(({ customer_id, month_from, month_to, currency }) => ({ customer_id, month_from, month_to, currency }));
+      await runScript(conn, 'jobs/affordability-reports/save-reports', { keys: JSON.stringify(keys), reports: JSON.stringify(batch) });
     }
   });
   return reports.length;

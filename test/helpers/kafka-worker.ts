@@ -15,7 +15,7 @@ export interface WorkerLine {
   level?: number;
   topic?: string;
   partition?: number;
-  nextOffset?: string;
+  offsets?: Record<string, string>;
   assignment?: Record<string, number[]>;
   [field: string]: unknown;
 }
@@ -68,8 +68,9 @@ export class Worker {
         line = { msg: text };
       }
       this.lines.push(line);
-      if (line.msg === 'Kafka batch committed' && line.topic !== undefined && line.partition !== undefined && line.nextOffset) {
-        this.committed.set(`${line.topic}#${line.partition}`, BigInt(line.nextOffset));
+      if (line.msg === 'Kafka batch committed' && line.offsets) {
+        // "topic#partition": "first..next", one entry per partition in the transaction.
+        for (const [k, range] of Object.entries(line.offsets)) this.committed.set(k, BigInt(range.split('..')[1] ?? '0'));
         this.commits++;
       }
       this.notify();
