@@ -32,15 +32,19 @@ export function registerKafka(program: Command): void {
     .action(async () => {
       const ctx = cliContext();
       const settings = kafkaIngestSettingsFromConfig(ctx.config);
+      // Listening from the start: a SIGTERM during start-up still stops cleanly once started.
+      const stopSignal = untilSignal();
       const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
       const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
       attachWebhooks(pipeline, ctx.logger); // the outbox fills here; 'afford serve' delivers it
       const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });
-      const signal = await untilSignal();
+      const signal = await stopSignal;
       ctx.logger.info({ signal }, 'stopping the Kafka consumer');
       await consumer.stop();
       await store.close();
       ctx.logger.info('Kafka consumer stopped');
+      // Everything is committed and closed; a client still retrying a dead broker must not keep the process up.
+      process.exit(0);
     });
 
   program

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 
 /**
  * Kafka settings in the service's own terms, free of any client library, so
@@ -32,7 +32,8 @@ export interface KafkaIngestSettings {
   sessionTimeoutMs: number;
 }
 
-export class KafkaSettingsError extends Error {}
+/** A ConfigError, so that the CLI prints it as one line, like every other bad setting. */
+export class KafkaSettingsError extends ConfigError {}
 
 export function kafkaConnectionFromConfig(config: Config): KafkaConnection {
   const brokers = config.AFFORD_KAFKA_BROKERS ?? [];

@@ -131,11 +131,13 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     retry: RETRY,
   });
   let stopping = false;
+  let joined = false;
   let failures = 0;
   let relaunchTimer: NodeJS.Timeout | undefined;
 
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     failures = 0;
+    joined = true;
     const assignment = new Map(Object.entries(event.payload.memberAssignment));
     for (const seek of handlers.onAssigned(assignment)) consumer.seek(seek);
   });
@@ -152,6 +154,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
   };
 
   consumer.on(consumer.events.CRASH, (event) => {
+    joined = false;
     handlers.onRestart(event.payload.error.message);
     if (!event.payload.restart) relaunchLater(event.payload.error.message);
   });
@@ -161,6 +164,11 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: settings.topics, fromBeginning: true });
+      // stop() may have come while connecting: then run nothing, or the consumer would outlive it.
+      if (stopping) {
+        await consumer.disconnect();
+        return;
+      }
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -184,8 +192,9 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
         },
       });
     } catch (err) {
-      handlers.onRestart((err as Error).message);
       await consumer.disconnect().catch(() => undefined);
+      if (stopping) return;
+      handlers.onRestart((err as Error).message);
       relaunchLater((err as Error).message);
     }
   };
@@ -195,6 +204,12 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     stop: async () => {
       stopping = true;
       clearTimeout(relaunchTimer);
+      if (!joined) {
+        // Not in the group (brokers unreachable): nothing to finish or leave, and kafkajs would wait out its connect retries.
+        void consumer.disconnect().catch(() => undefined);
+        log.info('Kafka consumer stopped before joining the group');
+        return;
+      }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);

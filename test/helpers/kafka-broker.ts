@@ -22,6 +22,8 @@ function compileHelper(): string {
   if (compiled) return compiled;
   if (spawnSync('cc', ['--version']).error) throw new Error(`Kafka tests need a C compiler ('cc' was not found): ${INSTALL_HINT}`);
   if (!existsSync(HEADER)) throw new Error(`Kafka tests need librdkafka-dev (${HEADER} is missing): ${INSTALL_HINT}`);
+  // The tests read topics back with kcat, a client other than the one under test.
+  if (spawnSync('kcat', ['-V']).error) throw new Error(`Kafka tests need kcat ('kcat' was not found): ${INSTALL_HINT}`);
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'afford-mock-broker-')), 'mock-broker');
   const build = spawnSync('cc', ['-O1', '-o', out, SOURCE, '-lrdkafka'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`could not compile the mock broker (${INSTALL_HINT}):\n${build.stderr}`);

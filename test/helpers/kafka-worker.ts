@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 /**
- * `afford ingest kafka` as a real child process, watched through its pino
+ * `afford ingest kafka` (or `afford serve`) as a real child process, watched through its pino
  * lines on standard error (the DuckDB file cannot be opened from outside
  * while the worker holds it).
  */
@@ -30,6 +30,8 @@ export interface WorkerOptions {
   /** Share one map between a worker and its restarts, so progress carries over. */
   committed?: Map<string, bigint>;
   env?: Record<string, string>;
+  /** The afford command to run; `ingest kafka` unless told. */
+  command?: string[];
 }
 
 export class Worker {
@@ -43,7 +45,7 @@ export class Worker {
 
   constructor(options: WorkerOptions) {
     this.committed = options.committed ?? new Map();
-    this.child = spawn(process.execPath, ['bin/afford.mjs', 'ingest', 'kafka'], {
+    this.child = spawn(process.execPath, ['bin/afford.mjs', ...(options.command ?? ['ingest', 'kafka'])], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {

@@ -26,15 +26,19 @@ import {
   TOPICS,
 } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import type { Logger } from '../../src/logger.js';
 
 const POISON_TOPIC = 'afford.poison-test.v1';
+const SLOW_TOPIC = 'afford.slow-test.v1';
 
 let broker: MockBroker;
 let producer: MessageProducer;
 let dir: string;
 
 beforeAll(async () => {
-  broker = await startMockBroker({ ...brokerTopics(TOPICS, 4), ...brokerTopics([POISON_TOPIC], 1) });
+  broker = await startMockBroker({ ...brokerTopics(TOPICS, 4), ...brokerTopics([POISON_TOPIC, SLOW_TOPIC], 1) });
   producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
   dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-ingest-'));
 });
@@ -45,7 +49,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function settings(groupId: string, topics: readonly string[]): KafkaIngestSettings {
+function settings(groupId: string, topics: readonly string[], sessionTimeoutMs = 6000): KafkaIngestSettings {
   return {
     connection: { brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false },
     groupId,
@@ -53,14 +57,20 @@ function settings(groupId: string, topics: readonly string[]): KafkaIngestSettin
     shard: { index: 0, count: 1 },
     batchRows: 400,
     batchBytes: 1024 * 1024,
-    sessionTimeoutMs: 6000,
+    sessionTimeoutMs,
   };
 }
 
 /** Runs our consumer in this process until DuckDB holds every partition up to its end. */
-async function consumeAll(pipeline: BatchIngester, metrics: IngestMetrics, groupId: string, topics: readonly string[]): Promise<void> {
+async function consumeAll(
+  pipeline: BatchIngester,
+  metrics: IngestMetrics,
+  groupId: string,
+  topics: readonly string[],
+  options: { logger?: Logger; sessionTimeoutMs?: number } = {},
+): Promise<void> {
   const ends = await endOffsets(broker.bootstrap, topics);
-  const ingest = await KafkaIngest.start({ pipeline, metrics, logger: silentLogger, settings: settings(groupId, topics) });
+  const ingest = await KafkaIngest.start({ pipeline, metrics, logger: options.logger ?? silentLogger, settings: settings(groupId, topics, options.sessionTimeoutMs) });
   try {
     // The refresh task's catch-up probe, checked against the ends read here with another client.
     const caughtUp = await ingest.catchUpProbe()();
@@ -174,4 +184,40 @@ describe('Kafka ingest into DuckDB', () => {
       await store.close();
     }
   });
+
+  it('keeps its group membership through a transaction longer than the session timeout', async () => {
+    const { lines } = generated({ customers: 1, months: 1, seed: 9, faults: false, endMonth: '2024-06' });
+    await produceLines(producer, lines.slice(0, 20), { topics: [SLOW_TOPIC] });
+    const store = await Store.open(path.join(dir, 'slow.duckdb'), silentLogger);
+    const pipeline = new IngestPipeline(store, silentLogger);
+    let first = true;
+    // The first transaction takes twice the 4 s session timeout.
+    const slow: BatchIngester = {
+      store,
+      ingest: async (items, hook) => {
+        if (first) {
+          first = false;
+          await new Promise((r) => setTimeout(r, 8000));
+        }
+        return pipeline.ingest(items, hook);
+      },
+    };
+    const messages: string[] = [];
+    const capture = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        messages.push((JSON.parse(chunk.toString('utf8')) as { msg: string }).msg);
+        done();
+      },
+    });
+    const metrics = new IngestMetrics();
+    try {
+      await consumeAll(slow, metrics, 'slow-test', [SLOW_TOPIC], { logger: pino({ level: 'info' }, capture), sessionTimeoutMs: 4000 });
+      expect(messages.filter((m) => m === 'partitions assigned')).toHaveLength(1);
+      expect(await metrics.registry.metrics()).toContain('afford_kafka_consumer_restarts_total 0');
+      const offsets = await store.read((c) => queryRows<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
+      expect(offsets).toEqual([{ next_offset: '20' }]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });
