@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     // The service holds the file: run the command there instead.
     const response = await forwardToService(loadConfig().AFFORD_DB, argv);
     process.stdout.write(response.output);
-    if (response.error) process.stderr.write(`afford: ${response.error}\n`);
+    if (response.error) process.stderr.write(`${response.error}\n`);
     process.exitCode = response.exitCode;
   }
 }

@@ -45,12 +45,13 @@ export function startAdminServer(
     if (!command || NOT_FORWARDED.has(command) || (command === 'ingest' && sub === 'kafka')) {
       return { output: '', error: `'${request.argv.join(' ')}' cannot run while afford serve holds the database`, exitCode: 2 };
     }
-    const scope = { store: deps.store, config: deps.config, logger: deps.logger, output: [] as string[], exitCode: 0 };
+    const scope = { store: deps.store, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
     try {
       await serviceScope.run(scope, () => buildProgram().exitOverride().parseAsync(request.argv, { from: 'user' }));
-      return { output: scope.output.join(''), exitCode: scope.exitCode };
+      const errors = scope.errors.join('').trimEnd();
+      return { output: scope.output.join(''), ...(errors ? { error: errors } : {}), exitCode: scope.exitCode };
     } catch (err) {
-      return { output: scope.output.join(''), error: (err as Error).message, exitCode: 1 };
+      return { output: scope.output.join(''), error: [...scope.errors, (err as Error).message].join(''), exitCode: 1 };
     }
   };
 

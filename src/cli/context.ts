@@ -16,6 +16,7 @@ export interface CliContext {
 export interface ServiceScope extends CliContext {
   store: Store;
   output: string[];
+  errors: string[];
   exitCode: number;
 }
 
@@ -34,6 +35,13 @@ export function out(text: string): void {
   const scope = serviceScope.getStore();
   if (scope) scope.output.push(text);
   else process.stdout.write(text);
+}
+
+/** Messages for people: standard error, or the caller's standard error when run inside the service. */
+export function errOut(text: string): void {
+  const scope = serviceScope.getStore();
+  if (scope) scope.errors.push(text);
+  else process.stderr.write(text);
 }
 
 export function setExitCode(code: number): void {

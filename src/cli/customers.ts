@@ -4,7 +4,7 @@ import { queryFile } from '../db/script.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { BatchResult } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
-import { cliContext, out, serviceScope, setExitCode, withStore } from './context.js';
+import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 export type CustomerDeletionOutcome = { deleted: true; clientId: string; result: BatchResult } | { deleted: false; reason: string };
 
@@ -52,8 +52,7 @@ export function registerCustomers(program: Command): void {
       });
       if (!outcome.deleted) {
         const line = `afford customers delete: ${outcome.reason}\n`;
-        if (serviceScope.getStore()) out(line);
-        else process.stderr.write(line);
+        errOut(line);
         setExitCode(2);
         return;
       }

@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { CustomersRepository } from '../api/repositories/customers.repository.js';
+import { renderReportPdf } from '../reports/report-pdf.js';
+import { buildReport } from '../reports/report-service.js';
 import { ClientsService } from '../api/services/clients.service.js';
 import { DEFAULT_RANGE_MONTHS } from '../api/services/month-range.js';
 import { ClientsRepository } from '../db/clients.repository.js';
@@ -27,4 +30,15 @@ export async function demoCurlLines(store: Store, address: string): Promise<stri
     `# follow any _links.transactions path the same way, e.g. the first page of transactions:`,
     `curl -s '${address}/financial/v2/transactions?page_size=5' ${headers}`,
   ];
+}
+
+/** Renders the 12-month affordability report of the busiest hosted customer, the one the curl lines use. */
+export async function writeSamplePdf(store: Store, file: string): Promise<{ customerId: string; file: string } | undefined> {
+  const range = lastCompleteMonths(12);
+  const customer = await new CustomersRepository(store).busiestHostedCustomer(lastCompleteMonths(DEFAULT_RANGE_MONTHS));
+  if (!customer) return undefined;
+  const report = await buildReport(store, { customerId: customer.customerId, range, currency: 'GBP' });
+  if (!report) return undefined;
+  await writeFile(file, await renderReportPdf(report));
+  return { customerId: customer.customerId, file };
 }

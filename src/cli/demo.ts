@@ -10,7 +10,7 @@ import { writeEvents } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
 import { cliContext, terminalProgress } from './context.js';
 import { formatSummary } from './ingest.js';
-import { demoCurlLines } from './demo-api.js';
+import { demoCurlLines, writeSamplePdf } from './demo-api.js';
 
 export function registerDemo(program: Command, buildProgram: () => Command): void {
   program
@@ -50,5 +50,7 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
       }
       process.stdout.write(`4/4 serving on ${service.address} (try ${service.address}/healthz); Ctrl-C stops\n`);
       process.stdout.write(`try the API:\n${(await demoCurlLines(service.store, service.address)).map((l) => `  ${l}`).join('\n')}\n`);
+      const sample = await writeSamplePdf(service.store, path.join(dataDir, 'sample-affordability-report.pdf'));
+      process.stdout.write(sample ? `sample affordability report (PDF, ${sample.customerId}, last 12 complete months): ${sample.file}\n` : 'no customer for a sample PDF\n');
     });
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { JOBS, findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
 import { queryFile } from '../db/script.js';
-import { cliContext, out, setExitCode, terminalProgress, withStore } from './context.js';
+import { cliContext, out, setExitCode, terminalProgress, withStore, errOut } from './context.js';
 
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('list and run the scheduled jobs');
@@ -29,7 +29,7 @@ export function registerJobs(program: Command): void {
       const ctx = cliContext();
       const selected = name === 'all' ? [...JOBS] : [findJob(name)].filter((j) => j !== undefined);
       if (selected.length === 0) {
-        process.stderr.write(`unknown job '${name}'; known jobs: ${JOBS.map((j) => j.name).join(', ')}\n`);
+        errOut(`unknown job '${name}'; known jobs: ${JOBS.map((j) => j.name).join(', ')}\n`);
         setExitCode(2);
         return;
       }

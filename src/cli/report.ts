@@ -4,7 +4,7 @@ import { addMonths, isMonth, lastCompleteMonths, monthCount } from '../domain/mo
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { findForeignAccounts } from '../reports/report-repository.js';
 import { buildReport } from '../reports/report-service.js';
-import { cliContext, out, setExitCode, withStore } from './context.js';
+import { cliContext, out, setExitCode, withStore, errOut } from './context.js';
 
 interface ReportOptions {
   from?: string;
@@ -17,7 +17,7 @@ interface ReportOptions {
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function fail(message: string): void {
-  process.stderr.write(`afford report: ${message}\n`);
+  errOut(`afford report: ${message}\n`);
   setExitCode(2);
 }
 
@@ -48,7 +48,7 @@ export function registerReport(program: Command): void {
         if (!report) return fail(`no customer ${customerId}`);
         if (opts.pdf) {
           await writeFile(opts.pdf, await renderReportPdf(report));
-          process.stderr.write(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);
+          errOut(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);
         } else {
           // out(): standard output here, or the caller's when `afford serve` runs this for it.
           out(`${JSON.stringify(report, null, 2)}\n`);

@@ -3,14 +3,13 @@ import { DeliveriesRepository } from '../webhooks/deliveries.repository.js';
 import { describeWebhookEvents } from '../webhooks/events.js';
 import { SubscriptionInputError, parseHeaderArgument, validateSubscription, type ValidSubscription } from '../webhooks/subscription-input.js';
 import { SubscriptionsRepository, type Subscription } from '../webhooks/subscriptions.repository.js';
-import { cliContext, out, serviceScope, setExitCode, withStore } from './context.js';
+import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** To standard error, or to the caller's output when the command was forwarded into the service. */
 function warn(line: string): void {
-  if (serviceScope.getStore()) out(line);
-  else process.stderr.write(line);
+  errOut(line);
 }
 
 function fail(command: string, message: string): void {

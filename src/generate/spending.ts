@@ -1,7 +1,7 @@
 import {
   AIRLINES, BOOKMAKERS, CAT, CLOTHING, COFFEE, EATING_OUT, ELECTRONICS, EURO_MERCHANTS, GENERAL_SHOPS, PHARMACIES,
 } from './catalogue.js';
-import { DAY, dayAt, type Month } from './calendar.js';
+import { dayAt, type Month } from './calendar.js';
 import type { Ledger } from './ledger.js';
 
 /** Discretionary spending, refunds, travel, and the movements between a customer's own accounts. */
@@ -120,7 +120,12 @@ function ownAccounts(ledger: Ledger): void {
   });
 }
 
-/** Pays last month's card statement from the current account: in full, or part of it. */
+/**
+ * Pays last month's card statement from the current account: in full, or part
+ * of it. The card is one of the customer's connected accounts, so both legs
+ * are a transfer between own accounts; the spending itself was already
+ * counted, by category, when it went on the card.
+ */
 function cardRepayment(ledger: Ledger, m: Month, i: number): void {
   const { rng, profile } = ledger;
   const card = profile.card;
@@ -130,11 +135,11 @@ function cardRepayment(ledger: Ledger, m: Month, i: number): void {
   const pence = profile.paysCardInFull ? statement : Math.min(statement, Math.max(2500, Math.round(statement * rng.int(40, 100) / 100)));
   const at = ledger.debitAt(m, 20);
   ledger.add({
-    account: profile.current, at, category: CAT.creditCards, credit: false, pence,
+    account: profile.current, at, category: CAT.ownTransfer, credit: false, pence,
     description: `${card.provider.toUpperCase()} PAYMENT`, tags: ['regular-transaction'], regular: ledger.monthly(m, at, `${card.provider} payment`),
   });
   ledger.add({
-    account: card, at: at + DAY, category: CAT.creditCards, credit: true, pence, description: 'PAYMENT RECEIVED - THANK YOU',
+    account: card, at, category: CAT.ownTransfer, credit: true, pence, description: 'PAYMENT RECEIVED - THANK YOU', tags: ['transfer'],
   });
 }
 
