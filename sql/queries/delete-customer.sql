@@ -13,6 +13,9 @@ DELETE FROM tasks WHERE customer_id = $customer_id;
 -- customers.deleted notice is enqueued after this, in the same transaction.
 DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_outbox WHERE customer_id = $customer_id);
 DELETE FROM webhook_outbox WHERE customer_id = $customer_id;
+-- Bad input that named them holds their data too.
+DELETE FROM dead_letters
+WHERE message_key = $customer_id OR contains(raw, '"customer_id":"' || $customer_id || '"');
 DELETE FROM customers WHERE customer_id = $customer_id;
 DELETE FROM tombstones WHERE record_type = 'customer' AND record_id = $customer_id;
 INSERT INTO tombstones (record_type, customer_id, record_id, occurred_at, event_id)

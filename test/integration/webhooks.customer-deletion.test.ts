@@ -77,6 +77,7 @@ describe('customer deletion', () => {
 
   it('`afford customers delete` removes every row of the customer in one go and sends customers.deleted', async () => {
     const keptBefore = await rowsPerTable(service.store, KEPT);
+    const [{ n: deadBefore } = { n: 0 }] = await rows<{ n: number }>(service.store, `SELECT count(*)::INTEGER AS n FROM dead_letters WHERE contains(raw, '"customer_id":"${DELETED}"')`);
     const outcome = await deleteCustomer(service.pipeline, DELETED);
     expect(outcome.deleted).toBe(true);
 
@@ -94,6 +95,9 @@ describe('customer deletion', () => {
     expect(await rows(service.store, 'SELECT count(*)::INTEGER AS n FROM webhook_attempts a ANTI JOIN webhook_outbox o USING (delivery_id)')).toEqual([{ n: 0 }]);
     // Another customer of the same client keeps everything.
     expect(await rowsPerTable(service.store, KEPT)).toEqual(keptBefore);
+    // The fixture's bad lines named the customer: as dead letters they held their data, and went with them.
+    expect(await rows(service.store, `SELECT count(*)::INTEGER AS n FROM dead_letters WHERE contains(raw, '"customer_id":"${DELETED}"')`)).toEqual([{ n: 0 }]);
+    expect(deadBefore).toBeGreaterThan(0);
 
     const [notice] = (await receiver.waitFor(3)).slice(2);
     expect(JSON.parse(notice?.body.toString('utf8') ?? '')).toEqual({
