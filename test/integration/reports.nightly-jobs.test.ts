@@ -137,7 +137,7 @@ describe('the nightly affordability-reports and export-parquet jobs', () => {
       (SELECT sum(total)::VARCHAR FROM read_parquet($mt, hive_partitioning = true)) AS totals`,
       { tx: glob('transactions'), mt: glob('monthly_category_totals') });
     expect(exported).toEqual(live);
-    // The query docs/reports.md gives: each customer's latest 12-month income, from the export.
+    // The query the README gives: each customer's latest 12-month income, from the export.
     const latest = await queryRows<{ customer_id: string; month: string; income: string }>(reader, `
       SELECT customer_id, month, report->>'$.data.assessment.income.total.overall_total.value' AS income
       FROM read_parquet($reports, hive_partitioning = true)
