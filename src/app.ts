@@ -25,7 +25,7 @@ export interface RunningService {
  * API, stopped in reverse order on SIGTERM.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = await Store.open(config.AFFORD_DB, logger);
+  const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
   const pipeline = new IngestPipeline(store, logger.child({ component: 'ingest' }));
   const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
   const metrics = new IngestMetrics();

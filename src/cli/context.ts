@@ -57,7 +57,7 @@ export function setExitCode(code: number): void {
 export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
   const scope = serviceScope.getStore();
   if (scope) return fn(scope.store);
-  const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
+  const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
   try {
     return await fn(store);
   } finally {

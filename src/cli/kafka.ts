@@ -34,7 +34,7 @@ export function registerKafka(program: Command): void {
       const settings = kafkaIngestSettingsFromConfig(ctx.config);
       // Listening from the start: a SIGTERM during start-up still stops cleanly once started.
       const stopSignal = untilSignal();
-      const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger);
+      const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
       const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
       attachWebhooks(pipeline, ctx.logger); // the outbox fills here; 'afford serve' delivers it
       const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });

@@ -34,9 +34,11 @@ export class Store {
     readonly logger: Logger,
   ) {}
 
-  static async open(dbPath: string, logger: Logger): Promise<Store> {
+  /** `memoryLimit` caps DuckDB's caches (for example '1GB'); unset, DuckDB takes most of the machine's memory. */
+  static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string } = {}): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-    const instance = await DuckDBInstance.create(dbPath).catch((err: Error) => {
+    const settings = options.memoryLimit ? { memory_limit: options.memoryLimit } : undefined;
+    const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
       throw /Could not set lock/i.test(err.message) ? new DatabaseBusyError(dbPath) : err;
     });
     const writer = await instance.connect();
