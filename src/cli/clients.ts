@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ClientsRepository } from '../db/clients.repository.js';
 import { ClientExistsError, ClientsService } from '../api/services/clients.service.js';
-import { cliContext, out, setExitCode, withStore } from './context.js';
+import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /**
  * `afford clients create|list`. Works beside `afford serve` too: the command
@@ -27,7 +27,7 @@ export function registerClients(program: Command): void {
           else out(`client_id:     ${issued.client_id}\nclient_secret: ${issued.client_secret}\nname:          ${issued.name}\n(the secret is not shown again)\n`);
         } catch (err) {
           if (!(err instanceof ClientExistsError) && !(err instanceof RangeError)) throw err;
-          out(`afford clients create: ${err.message}${err instanceof ClientExistsError ? ' (use --rotate for a new secret)' : ''}\n`);
+          errOut(`afford clients create: ${err.message}${err instanceof ClientExistsError ? ' (use --rotate for a new secret)' : ''}\n`);
           setExitCode(2);
         }
       });
