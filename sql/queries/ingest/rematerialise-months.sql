@@ -1,11 +1,17 @@
 -- Recompute every customer-month this batch touched, from the transactions.
-DELETE FROM monthly_category_totals m USING (SELECT DISTINCT customer_id, month FROM batch_affected_months) a
+-- The transactions are filtered before they are grouped, so that only the
+-- row groups of the batch's customers are read.
+CREATE OR REPLACE TEMP TABLE batch_months AS SELECT DISTINCT customer_id, month FROM batch_affected_months;
+
+DELETE FROM monthly_category_totals m USING batch_months a
 WHERE m.customer_id = a.customer_id AND m.month = a.month;
 
 INSERT INTO monthly_category_totals
-SELECT v.*
-FROM monthly_category_totals_computed v
-SEMI JOIN (SELECT DISTINCT customer_id, month FROM batch_affected_months) a
-       ON v.customer_id = a.customer_id AND v.month = a.month;
+SELECT t.customer_id, t.account_id, t.month, t.currency, t.category_l1, t.category_l2,
+       t.credit_debit_indicator, sum(t.amount)::DECIMAL(18,2), count(*)::INTEGER
+FROM transactions t
+SEMI JOIN batch_months a ON t.customer_id = a.customer_id AND t.month = a.month
+WHERE t.status <> 'declined'
+GROUP BY ALL;
 
 DELETE FROM batch_affected_months;
