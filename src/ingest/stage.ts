@@ -32,6 +32,9 @@ export interface StagedCustomer {
 
 /** Bulk-loads one segment of a batch into the temp stage tables through Appenders. */
 export class Stager {
+  /** Rows staged per kind, so that a segment runs only the SQL steps it needs. */
+  readonly staged = { transaction: 0, account: 0, application: 0 };
+
   private constructor(
     private readonly tx: DuckDBAppender,
     private readonly accounts: DuckDBAppender,
@@ -45,6 +48,7 @@ export class Stager {
   }
 
   transaction(seq: number, e: TransactionEvent): void {
+    this.staged.transaction++;
     const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.customer_id, e.data.transaction_id];
     if (e.type === 'transaction.deleted') {
       appendRow(this.tx, [...head, ...new Array<Cell>(22).fill(null)]);
@@ -62,6 +66,7 @@ export class Stager {
   }
 
   account(seq: number, e: AccountEvent): void {
+    this.staged.account++;
     const a = e.data;
     appendRow(this.accounts, [
       seq, e.event_id, ts(e.occurred_at), e.customer_id, a.account_id, a.currency, a.holder.name, a.holder.relationship,
@@ -73,6 +78,7 @@ export class Stager {
   }
 
   application(seq: number, e: ApplicationEvent): void {
+    this.staged.application++;
     const body = { ...e.data, customer_id: e.customer_id };
     appendRow(this.applications, [seq, e.event_id, ts(e.occurred_at), e.customer_id, e.data.application_id, JSON.stringify(body)]);
   }

@@ -76,7 +76,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     await stageCustomers(conn, newCustomers);
     newCustomers = [];
     await runScript(conn, 'queries/ingest/apply-customers');
-    await applySegment(conn, result);
+    await applySegment(conn, result, stager.staged);
     await runScript(conn, 'queries/ingest/stage-clear');
     stager = await Stager.open(conn);
   };
@@ -142,7 +142,21 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   return result;
 }
 
-async function applySegment(conn: DuckDBConnection, result: BatchResult): Promise<void> {
+async function applySegment(conn: DuckDBConnection, result: BatchResult, staged: Stager['staged']): Promise<void> {
+  if (staged.transaction > 0) await applyTransactions(conn, result);
+  for (const [kind, type] of [['account', 'account.upserted'], ['application', 'application.upserted']] as const) {
+    if (staged[kind] === 0) continue;
+    await runScript(conn, `queries/ingest/apply-${kind}s`);
+    const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`);
+    if (c) {
+      result.inserted += c.inserted;
+      result.updated += c.updated;
+      tally(result, type, c.inserted + c.updated, (c.staged ?? 0) - c.inserted - c.updated);
+    }
+  }
+}
+
+async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
   await runScript(conn, 'queries/ingest/apply-transactions');
   const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes');
   if (tx) {
@@ -151,14 +165,5 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult): Promis
     result.deleted += tx.deleted;
     tally(result, 'transaction.upserted', tx.inserted + tx.updated, (tx.staged_upserts ?? 0) - tx.inserted - tx.updated);
     tally(result, 'transaction.deleted', tx.deleted, (tx.staged_deletes ?? 0) - tx.deleted);
-  }
-  for (const [kind, type] of [['account', 'account.upserted'], ['application', 'application.upserted']] as const) {
-    await runScript(conn, `queries/ingest/apply-${kind}s`);
-    const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`);
-    if (c) {
-      result.inserted += c.inserted;
-      result.updated += c.updated;
-      tally(result, type, c.inserted + c.updated, (c.staged ?? 0) - c.inserted - c.updated);
-    }
   }
 }
