@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { sleep } from './time.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -138,8 +139,6 @@ export function paymentEvent(clientId: string, customerId: string, kind: 'single
 export function deletionEvent(clientId: string, customerId: string) {
   return { event_id: nextId('ev-del'), type: 'customer.deleted', occurred_at: new Date().toISOString(), client_id: clientId, customer_id: customerId, data: {} };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `fn` returns a value that is not undefined. */
 export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {

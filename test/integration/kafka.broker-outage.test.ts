@@ -1,38 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
-import { createProducer } from '../../src/ingest/kafka-source.js';
-import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
-import { brokerTopics, endOffsets, generated, readTopics, referenceSnapshot, snapshot, TOPICS, withStore } from '../helpers/kafka-data.js';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
+import { sleep } from '../helpers/time.js';
+import { endOffsets, generated, readTopics, referenceSnapshot, snapshot, TOPICS, withStore } from '../helpers/kafka-data.js';
 import { Worker } from '../helpers/kafka-worker.js';
-import { silentLogger } from '../helpers/store.js';
 
-let broker: MockBroker;
-let dir: string;
+const kafka = useKafkaFixture('afford-kafka-outage-');
 
-beforeAll(async () => {
-  broker = await startMockBroker(brokerTopics(TOPICS, 4));
-  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-outage-'));
-});
-
-afterAll(async () => {
-  await broker?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const produce = async (lines: readonly string[]) => {
-  const producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
-  try {
-    await produceLines(producer, lines, { topics: TOPICS });
-  } finally {
-    await producer.close();
-  }
-};
+const produce = async (lines: readonly string[]) => produceLines(kafka.producer(), lines, { topics: TOPICS });
 
 describe('a broker outage', () => {
   it('is logged and outlived: consumption resumes by itself and the end state is exact', async () => {
@@ -40,11 +18,11 @@ describe('a broker outage', () => {
     const half = Math.floor(lines.length / 2);
     await produce(lines.slice(0, half));
 
-    const db = path.join(dir, 'worker.duckdb');
-    const worker = new Worker({ db, brokers: broker.bootstrap, groupId: 'outage-test', topics: TOPICS, batchRows: 50, env: { AFFORD_KAFKA_SESSION_TIMEOUT_MS: '4000' } });
+    const db = path.join(kafka.dir, 'worker.duckdb');
+    const worker = new Worker({ db, brokers: kafka.broker.bootstrap, groupId: 'outage-test', topics: TOPICS, batchRows: 50, env: { AFFORD_KAFKA_SESSION_TIMEOUT_MS: '4000' } });
     await worker.waitFor('some progress', () => worker.commits >= 4);
 
-    await broker.down();
+    await kafka.broker.down();
     const linesAtDown = worker.lines.length;
     await sleep(6000);
     expect(worker.running).toBe(true);
@@ -54,14 +32,14 @@ describe('a broker outage', () => {
     await sleep(500);
     expect(worker.commits).toBe(commitsWhileDown);
 
-    await broker.up();
+    await kafka.broker.up();
     await produce(lines.slice(half));
-    const ends = await endOffsets(broker.bootstrap, TOPICS);
+    const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
     await worker.waitForEnds(ends, 90_000);
     worker.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
 
-    const reference = await referenceSnapshot(dir, lines);
+    const reference = await referenceSnapshot(kafka.dir, lines);
     await withStore(db, async (store) => {
       const got = await snapshot(store);
       expect(got.transactions).toHaveLength(stats.expected.liveTransactions);
@@ -69,7 +47,7 @@ describe('a broker outage', () => {
       const offsets = await store.read((c) => queryRows<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
       expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
       const table = await store.read((c) => queryRows<{ k: string }>(c, "SELECT source_ref || '#' || kafka_partition || '@' || kafka_offset AS k FROM dead_letters"));
-      const dlq = await readTopics(broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
+      const dlq = await readTopics(kafka.broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
       const distinct = new Set(dlq.map((m) => `${m.headers[DLQ_HEADERS.topic]}#${m.headers[DLQ_HEADERS.partition]}@${m.headers[DLQ_HEADERS.offset]}`));
       expect([...distinct].sort()).toEqual(table.map((r) => r.k).sort());
     });

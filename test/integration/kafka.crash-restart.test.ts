@@ -1,48 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
-import { createProducer } from '../../src/ingest/kafka-source.js';
-import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
-import { brokerTopics, endOffsets, generated, readTopics, referenceSnapshot, snapshot, TOPICS, withStore } from '../helpers/kafka-data.js';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
+import { sleep } from '../helpers/time.js';
+import { endOffsets, generated, readTopics, referenceSnapshot, snapshot, TOPICS, withStore } from '../helpers/kafka-data.js';
 import { Worker } from '../helpers/kafka-worker.js';
-import { silentLogger } from '../helpers/store.js';
 
 const KILLS = 4;
 
-let broker: MockBroker;
-let dir: string;
-
-beforeAll(async () => {
-  broker = await startMockBroker(brokerTopics(TOPICS, 4));
-  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-crash-'));
-});
-
-afterAll(async () => {
-  await broker?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const kafka = useKafkaFixture('afford-kafka-crash-');
 
 const total = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Kafka ingest killed and restarted', () => {
   it('ends with the same tables as one clean ingest of the same events, after SIGKILLs and a SIGTERM mid-stream', async () => {
     const { lines, stats } = generated({ customers: 25, months: 3, seed: 21, faults: true, endMonth: '2024-06' });
-    const producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
-    await produceLines(producer, lines, { topics: TOPICS });
-    await producer.close();
-    const ends = await endOffsets(broker.bootstrap, TOPICS);
+    await produceLines(kafka.producer(), lines, { topics: TOPICS });
+    const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
     expect(total(ends)).toBe(BigInt(lines.length));
 
-    const db = path.join(dir, 'worker.duckdb');
+    const db = path.join(kafka.dir, 'worker.duckdb');
     const committed = new Map<string, bigint>();
     // Small batches and a short session, so that kills land between and inside many transactions and restarts rejoin fast.
     const start = () =>
-      new Worker({ db, brokers: broker.bootstrap, groupId: 'crash-test', topics: TOPICS, batchRows: 80, committed, env: { AFFORD_KAFKA_SESSION_TIMEOUT_MS: '4000' } });
+      new Worker({ db, brokers: kafka.broker.bootstrap, groupId: 'crash-test', topics: TOPICS, batchRows: 80, committed, env: { AFFORD_KAFKA_SESSION_TIMEOUT_MS: '4000' } });
 
     for (let kill = 0; kill < KILLS; kill++) {
       const worker = start();
@@ -69,7 +52,7 @@ describe('Kafka ingest killed and restarted', () => {
     expect(await last.exited).toEqual({ code: 0, signal: null });
     expect(last.lines.some((l) => l.msg === 'Kafka consumer left the group')).toBe(true);
 
-    const reference = await referenceSnapshot(dir, lines);
+    const reference = await referenceSnapshot(kafka.dir, lines);
     await withStore(db, async (store) => {
       const got = await snapshot(store);
       expect(got.transactions).toHaveLength(stats.expected.liveTransactions);
@@ -80,7 +63,7 @@ describe('Kafka ingest killed and restarted', () => {
 
       // A kill between a DLQ send and the DuckDB commit may repeat a DLQ message; its source headers tell repeats apart.
       const table = await store.read((c) => queryRows<{ k: string }>(c, "SELECT source_ref || '#' || kafka_partition || '@' || kafka_offset AS k FROM dead_letters"));
-      const dlq = await readTopics(broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
+      const dlq = await readTopics(kafka.broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
       const distinct = new Set(dlq.map((m) => `${m.headers[DLQ_HEADERS.topic]}#${m.headers[DLQ_HEADERS.partition]}@${m.headers[DLQ_HEADERS.offset]}`));
       expect([...distinct].sort()).toEqual(table.map((r) => r.k).sort());
     });

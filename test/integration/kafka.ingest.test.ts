@@ -1,19 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { Store } from '../../src/db/store.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
-import { createProducer } from '../../src/ingest/kafka-source.js';
-import type { MessageProducer } from '../../src/ingest/kafka-types.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
-import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import {
   brokerTopics,
   endOffsets,
@@ -33,25 +30,11 @@ import type { Logger } from '../../src/logger.js';
 const POISON_TOPIC = 'afford.poison-test.v1';
 const SLOW_TOPIC = 'afford.slow-test.v1';
 
-let broker: MockBroker;
-let producer: MessageProducer;
-let dir: string;
-
-beforeAll(async () => {
-  broker = await startMockBroker({ ...brokerTopics(TOPICS, 4), ...brokerTopics([POISON_TOPIC, SLOW_TOPIC], 1) });
-  producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
-  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-ingest-'));
-});
-
-afterAll(async () => {
-  await producer?.close();
-  await broker?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const kafka = useKafkaFixture('afford-kafka-ingest-', brokerTopics([POISON_TOPIC, SLOW_TOPIC], 1));
 
 function settings(groupId: string, topics: readonly string[], sessionTimeoutMs = 6000): KafkaIngestSettings {
   return {
-    connection: { brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false },
+    connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
     groupId,
     topics: [...topics],
     shard: { index: 0, count: 1 },
@@ -69,7 +52,7 @@ async function consumeAll(
   topics: readonly string[],
   options: { logger?: Logger; sessionTimeoutMs?: number } = {},
 ): Promise<void> {
-  const ends = await endOffsets(broker.bootstrap, topics);
+  const ends = await endOffsets(kafka.broker.bootstrap, topics);
   const ingest = await KafkaIngest.start({ pipeline, metrics, logger: options.logger ?? silentLogger, settings: settings(groupId, topics, options.sessionTimeoutMs) });
   try {
     // The refresh task's catch-up probe, checked against the ends read here with another client.
@@ -98,23 +81,23 @@ describe('Kafka ingest into DuckDB', () => {
     const expectedDead = stats.expected.deadLetters + extras.length;
     expect(stats.expected.deadLetters).toBeGreaterThan(0);
 
-    const produced = await produceLines(producer, lines, { topics: TOPICS });
+    const produced = await produceLines(kafka.producer(), lines, { topics: TOPICS });
     expect(produced.messages).toBe(lines.length);
     expect(produced.nullKeys).toBeGreaterThanOrEqual(2);
 
-    const store = await Store.open(path.join(dir, 'kafka.duckdb'), silentLogger);
+    const store = await Store.open(path.join(kafka.dir, 'kafka.duckdb'), silentLogger);
     const metrics = new IngestMetrics();
     try {
       await consumeAll(new IngestPipeline(store, silentLogger), metrics, 'ingest-test', TOPICS);
       const got = await snapshot(store);
-      const reference = await referenceSnapshot(dir, lines);
+      const reference = await referenceSnapshot(kafka.dir, lines);
 
       expect(got.transactions).toHaveLength(stats.expected.liveTransactions);
       expect(got.deadLetters).toHaveLength(expectedDead);
       expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums(lines));
       expect(got).toEqual(reference);
 
-      const ends = await endOffsets(broker.bootstrap, TOPICS);
+      const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
       const offsets = await store.read((c) => queryRows<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
       expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
 
@@ -130,7 +113,7 @@ describe('Kafka ingest into DuckDB', () => {
       expect(dead.find((d) => d.raw === stolen)?.reason).toMatch(/belongs to another client/);
 
       // The DLQ topics hold exactly the same letters: original key and value, the reason and source as headers.
-      const dlq = await readTopics(broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
+      const dlq = await readTopics(kafka.broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
       const fromDlq = dlq.map((m) => ({
         source_ref: m.headers[DLQ_HEADERS.topic],
         kafka_partition: Number(m.headers[DLQ_HEADERS.partition]),
@@ -159,9 +142,9 @@ describe('Kafka ingest into DuckDB', () => {
     const template = events.find((l) => l.includes('"transaction.upserted"')) as string;
     const poison = template.replace(/"event_id":"[^"]+"/, '"event_id":"ev-poison"').replace(/"transaction_id":"[^"]+"/, '"transaction_id":"tx-poison"');
     const lines = [...events.slice(0, 30), poison, ...events.slice(30)];
-    await produceLines(producer, lines, { topics: [POISON_TOPIC] });
+    await produceLines(kafka.producer(), lines, { topics: [POISON_TOPIC] });
 
-    const store = await Store.open(path.join(dir, 'poison.duckdb'), silentLogger);
+    const store = await Store.open(path.join(kafka.dir, 'poison.duckdb'), silentLogger);
     const pipeline = new IngestPipeline(store, silentLogger);
     // A store failure that validation cannot foresee, for this one event only.
     const failing: BatchIngester = {
@@ -171,12 +154,12 @@ describe('Kafka ingest into DuckDB', () => {
     try {
       await consumeAll(failing, new IngestMetrics(), 'poison-test', [POISON_TOPIC]);
       const got = await snapshot(store);
-      const reference = await referenceSnapshot(mkdtempSync(path.join(dir, 'poison-ref-')), events);
+      const reference = await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'poison-ref-')), events);
       expect(got.transactions).toEqual(reference.transactions);
       expect(got.monthlyTotals).toEqual(reference.monthlyTotals);
       const dead = await store.read((c) => queryRows<{ kafka_offset: string; reason: string; raw: string }>(c, 'SELECT kafka_offset, reason, raw FROM dead_letters'));
       expect(dead).toEqual([{ kafka_offset: '30', reason: 'store rejected the event: simulated store failure', raw: poison }]);
-      const dlq = await readTopics(broker.bootstrap, [`${POISON_TOPIC}.dlq`]);
+      const dlq = await readTopics(kafka.broker.bootstrap, [`${POISON_TOPIC}.dlq`]);
       expect(dlq.map((m) => [m.value, m.headers[DLQ_HEADERS.offset]])).toEqual([[poison, '30']]);
       const offsets = await store.read((c) => queryRows<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
       expect(offsets).toEqual([{ next_offset: String(lines.length) }]);
@@ -187,8 +170,8 @@ describe('Kafka ingest into DuckDB', () => {
 
   it('keeps its group membership through a transaction longer than the session timeout', async () => {
     const { lines } = generated({ customers: 1, months: 1, seed: 9, faults: false, endMonth: '2024-06' });
-    await produceLines(producer, lines.slice(0, 20), { topics: [SLOW_TOPIC] });
-    const store = await Store.open(path.join(dir, 'slow.duckdb'), silentLogger);
+    await produceLines(kafka.producer(), lines.slice(0, 20), { topics: [SLOW_TOPIC] });
+    const store = await Store.open(path.join(kafka.dir, 'slow.duckdb'), silentLogger);
     const pipeline = new IngestPipeline(store, silentLogger);
     let first = true;
     // The first transaction takes twice the 4 s session timeout.

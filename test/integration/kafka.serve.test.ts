@@ -1,29 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
-import { brokerTopics, endOffsets, generated, TOPICS, writeLines } from '../helpers/kafka-data.js';
+import { describe, expect, it } from 'vitest';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
+import { endOffsets, generated, TOPICS, writeLines } from '../helpers/kafka-data.js';
 import { Worker } from '../helpers/kafka-worker.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
-let broker: MockBroker;
-let dir: string;
-
-beforeAll(async () => {
-  broker = await startMockBroker(brokerTopics(TOPICS, 4));
-  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-serve-'));
-});
-
-afterAll(async () => {
-  await broker?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const kafka = useKafkaFixture('afford-kafka-serve-');
 
 /** Sums a Prometheus metric over its label sets. */
 function metricSum(text: string, name: string): number {
@@ -36,15 +23,15 @@ function metricSum(text: string, name: string): number {
 describe('afford produce and afford serve with Kafka', () => {
   it('publishes a generated file, consumes it in the service, reports it at /metrics and stops cleanly on SIGTERM', async () => {
     const { lines, stats } = generated({ customers: 8, months: 2, seed: 51, faults: true, endMonth: '2024-06' });
-    const file = writeLines(dir, 'events.ndjson', lines);
-    const env = { ...process.env, AFFORD_KAFKA_BROKERS: broker.bootstrap, AFFORD_LOG_LEVEL: 'warn' };
+    const file = writeLines(kafka.dir, 'events.ndjson', lines);
+    const env = { ...process.env, AFFORD_KAFKA_BROKERS: kafka.broker.bootstrap, AFFORD_LOG_LEVEL: 'warn' };
     const produced = await run(process.execPath, ['bin/afford.mjs', 'produce', file], { cwd: ROOT, env });
     expect(produced.stdout).toContain(`produced ${lines.length} messages`);
-    const ends = await endOffsets(broker.bootstrap, TOPICS);
+    const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
 
     const service = new Worker({
-      db: path.join(dir, 'serve.duckdb'),
-      brokers: broker.bootstrap,
+      db: path.join(kafka.dir, 'serve.duckdb'),
+      brokers: kafka.broker.bootstrap,
       groupId: 'serve-test',
       topics: TOPICS,
       command: ['serve'],

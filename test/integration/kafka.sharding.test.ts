@@ -1,36 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
-import { createProducer } from '../../src/ingest/kafka-source.js';
-import type { MessageProducer } from '../../src/ingest/kafka-types.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from '../../src/ingest/shard-assigner.js';
-import { startMockBroker, type MockBroker } from '../helpers/kafka-broker.js';
-import { brokerTopics, endOffsets, generated, referenceSnapshot, snapshot, TOPICS, withStore, type Snapshot } from '../helpers/kafka-data.js';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
+import { sleep } from '../helpers/time.js';
+import { endOffsets, generated, referenceSnapshot, snapshot, TOPICS, withStore, type Snapshot } from '../helpers/kafka-data.js';
 import { Worker } from '../helpers/kafka-worker.js';
-import { silentLogger } from '../helpers/store.js';
 
-let broker: MockBroker;
-let producer: MessageProducer;
-let dir: string;
-
-beforeAll(async () => {
-  broker = await startMockBroker(brokerTopics(TOPICS, 4));
-  producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
-  dir = mkdtempSync(path.join(tmpdir(), 'afford-kafka-shard-'));
-});
-
-afterAll(async () => {
-  await producer?.close();
-  await broker?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const kafka = useKafkaFixture('afford-kafka-shard-');
 
 const partitionOf = (key: string): number => Number(key.split('#')[1]);
 const only = (ends: ReadonlyMap<string, bigint>, shard: number) => new Map([...ends].filter(([k]) => partitionOf(k) % 2 === shard));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every partition a worker was ever given, from its "partitions assigned" lines. */
 function partitionsEverAssigned(worker: Worker): number[] {
@@ -74,15 +55,15 @@ describe('two shards in one consumer group', () => {
   it('keeps each customer in one DuckDB file, even when a worker dies and comes back', async () => {
     const { lines } = generated({ customers: 24, months: 2, seed: 31, faults: true, endMonth: '2024-06' });
     const half = Math.floor(lines.length / 2);
-    await produceLines(producer, lines.slice(0, half), { topics: TOPICS });
-    const firstEnds = await endOffsets(broker.bootstrap, TOPICS);
+    await produceLines(kafka.producer(), lines.slice(0, half), { topics: TOPICS });
+    const firstEnds = await endOffsets(kafka.broker.bootstrap, TOPICS);
 
     const committed = [new Map<string, bigint>(), new Map<string, bigint>()];
-    const dbs = [path.join(dir, 'shard-0.duckdb'), path.join(dir, 'shard-1.duckdb')];
+    const dbs = [path.join(kafka.dir, 'shard-0.duckdb'), path.join(kafka.dir, 'shard-1.duckdb')];
     const start = (shard: number) =>
       new Worker({
         db: dbs[shard] as string,
-        brokers: broker.bootstrap,
+        brokers: kafka.broker.bootstrap,
         groupId: 'shard-test',
         topics: TOPICS,
         shard: `${shard}/2`,
@@ -100,8 +81,8 @@ describe('two shards in one consumer group', () => {
     const assignedBefore = assignments();
     b.kill('SIGKILL');
     await b.exited;
-    await produceLines(producer, lines.slice(half), { topics: TOPICS });
-    const ends = await endOffsets(broker.bootstrap, TOPICS);
+    await produceLines(kafka.producer(), lines.slice(half), { topics: TOPICS });
+    const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
     await a.waitForEnds(only(ends, 0));
     // Long enough for the group to drop the dead member and rebalance: its partitions must wait, not move.
     await a.waitFor('a rebalance without shard 1', () => assignments() > assignedBefore, 30_000);
@@ -135,7 +116,7 @@ describe('two shards in one consumer group', () => {
       expect(s.monthlyTotals.every((t) => own.has(t.customer_id as string))).toBe(true);
     }
 
-    const reference = await referenceSnapshot(dir, lines);
+    const reference = await referenceSnapshot(kafka.dir, lines);
     for (const table of Object.keys(reference) as (keyof Snapshot)[]) {
       expect(sortedUnion(s0, s1, table), table).toEqual(reference[table].map((r) => JSON.stringify(r)).sort());
     }

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveriesRepository } from '../../src/webhooks/deliveries.repository.js';
 import { MAX_REDELIVERIES } from '../../src/webhooks/retry-policy.js';
 import { refusedUrl, startReceiver, type Answer, type Receiver } from '../helpers/receiver.js';
-import { ServiceUnderTest, eventually, paymentEvent, sleep, tempDbPath } from '../helpers/webhooks.js';
+import { sleep } from '../helpers/time.js';
+import { ServiceUnderTest, eventually, paymentEvent, tempDbPath } from '../helpers/webhooks.js';
 
 const CLIENT = 'client-r';
 const CUSTOMER = 'cust-r';

@@ -3,7 +3,8 @@ import { DeliveriesRepository } from '../../src/webhooks/deliveries.repository.j
 import { SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { rows } from '../helpers/store.js';
-import { ServiceUnderTest, eventually, paymentEvent, sleep, tempDbPath } from '../helpers/webhooks.js';
+import { sleep } from '../helpers/time.js';
+import { ServiceUnderTest, eventually, paymentEvent, tempDbPath } from '../helpers/webhooks.js';
 
 const ALL_PAYMENTS = ['payment.single.status_updated', 'payment.standing_order.status_updated', 'payment.scheduled.status_updated'];
 
