@@ -64,18 +64,8 @@ function toTask(row: TaskRow): Task {
   };
 }
 
-export interface NewTask {
-  taskId: string;
-  taskType: TaskType;
-  clientId: string;
-  customerId: string | null;
-  provider: string | null;
-  status: TaskStatus;
-  result: string | null;
-  step: number;
-  hasNewTransactions: boolean | null;
-  detail: Record<string, unknown>;
-}
+/** A task as first written: the stored fields less those the store sets (timestamps, reconnect_required). */
+export type NewTask = Omit<Task, 'reconnectRequired' | 'createdAt' | 'updatedAt' | 'completedAt'>;
 
 export interface TaskFinish {
   taskId: string;

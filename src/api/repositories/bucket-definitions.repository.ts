@@ -39,20 +39,25 @@ async function insertCriteria(conn: DuckDBConnection, bucketId: string, body: Bu
   await queryFile(conn, 'queries/api/insert-bucket-criteria', { bucket_id: bucketId, rows: criteriaJson(body) });
 }
 
+/** The bound values of an insert or an update of a definition. */
+function definitionParams(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string) {
+  return {
+    bucket_id: bucketId,
+    client_id: clientId,
+    name: body.name,
+    categorisation_model: body.categorisation_model,
+    body: JSON.stringify(body),
+    now: dbFromIso(now),
+  };
+}
+
 /** Client bucket definitions: the body as created, and its criteria rows for the totals join. */
 export class BucketDefinitionsRepository {
   constructor(private readonly store: Store) {}
 
   async insert(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<void> {
     await this.store.write(async (conn) => {
-      await queryFile(conn, 'queries/api/insert-bucket-definition', {
-        bucket_id: bucketId,
-        client_id: clientId,
-        name: body.name,
-        categorisation_model: body.categorisation_model,
-        body: JSON.stringify(body),
-        now: dbFromIso(now),
-      });
+      await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
     });
   }
@@ -62,14 +67,7 @@ export class BucketDefinitionsRepository {
     return this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
-      await queryFile(conn, 'queries/api/update-bucket-definition', {
-        bucket_id: bucketId,
-        client_id: clientId,
-        name: body.name,
-        categorisation_model: body.categorisation_model,
-        body: JSON.stringify(body),
-        now: dbFromIso(now),
-      });
+      await queryFile(conn, 'queries/api/update-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await queryFile(conn, 'queries/api/delete-bucket-criteria', { bucket_id: bucketId });
       await insertCriteria(conn, bucketId, body);
       return true;
