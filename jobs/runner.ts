@@ -1,5 +1,4 @@
-import { queryFile, runScript } from '../src/db/script.js';
-import { runScriptWithResult } from '../src/db/script-results.js';
+import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
 import type { Job, JobContext } from './job.js';
 
 export interface JobRunResult {
