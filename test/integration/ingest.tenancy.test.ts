@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/api/services/clients.service.js';
+import { deleteCustomer } from '../../src/cli/customers.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
 import { queryRows } from '../../src/db/rows.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -205,6 +206,11 @@ describe('two clients with the same customer id', () => {
     );
 
     await service.ingest([paymentEvent(A, CUSTOMER, 'single', 'pay-a'), paymentEvent(B, CUSTOMER, 'single', 'pay-b')]);
+    // `afford customers delete c-1` must be told which client's customer it means.
+    expect(await deleteCustomer(service.pipeline, CUSTOMER)).toEqual({
+      deleted: false,
+      reason: `customer ${CUSTOMER} exists for clients ${A}, ${B}: name one with --client`,
+    });
     const deleted = await service.ingest([deletionEvent(B, CUSTOMER)]);
     expect(deleted).toMatchObject({ read: 1, deleted: 1, skipped: 0, deadLetters: [] });
 
@@ -224,6 +230,7 @@ describe('two clients with the same customer id', () => {
     expect(await rowsOf(B)).toEqual({ tombstones: 1, webhook_outbox: 1 });
     expect((await get<Page>(A, '/financial/v2/transactions')).body.data).toHaveLength(3);
     expect((await get<unknown>(B, '/financial/v2/transactions')).status).toBe(404);
+    expect(await deleteCustomer(service.pipeline, CUSTOMER, B)).toEqual({ deleted: false, reason: `no customer ${CUSTOMER} of client ${B}` });
 
     // B's tombstone holds back B's older events, not A's.
     const older = await service.ingest([salary(B, 'tb-old', '5.00', '2024-03-21T00:00:00Z'), salary(A, 'ta-old', '5.00', '2024-03-21T00:00:00Z')]);
