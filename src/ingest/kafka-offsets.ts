@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Store } from '../db/store.js';
 import { queryFile, runScript } from '../db/script.js';
+import { redactRawEvent } from '../domain/redact.js';
 
 /** The DuckDB side of exactly-once: partition positions live next to the rows they describe. */
 
@@ -35,7 +36,7 @@ export async function recordPoison(conn: DuckDBConnection, p: PoisonRecord): Pro
     kafka_partition: p.partition,
     kafka_offset: p.offset,
     message_key: p.key,
-    raw: p.raw,
+    raw: redactRawEvent(p.raw),
     reason: p.reason,
     dedupe_key: p.dedupeKey,
   });
