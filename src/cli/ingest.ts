@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { ingestFile } from '../ingest/file-source.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, out, terminalProgress, withStore } from './context.js';
+import { CliError, positiveInt } from './errors.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
@@ -14,17 +15,30 @@ export function formatSummary(s: IngestSummary, seconds: number): string {
   ].join('\n');
 }
 
+/** The input file, checked before the database is opened: a wrong path is a one-line mistake. */
+function inputFile(input: string): Stats {
+  let stats: Stats;
+  try {
+    stats = statSync(input);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new CliError(`afford ingest file: cannot read ${input}: ${reason}`);
+  }
+  if (stats.isDirectory()) throw new CliError(`afford ingest file: ${input} is a folder, not an NDJSON file`);
+  return stats;
+}
+
 export function registerIngest(program: Command): void {
   const ingest = program.command('ingest').description('read events into the DuckDB file');
   ingest
     .command('file')
     .argument('<path>', "NDJSON file of events, or '-' for standard input")
     .description('ingest an NDJSON event file; bad lines become dead letters')
-    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)')
-    .action(async (input: string, opts: { batch?: string }) => {
+    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)', positiveInt)
+    .action(async (input: string, opts: { batch?: number }) => {
       const ctx = cliContext();
-      const batchRows = opts.batch ? Number(opts.batch) : ctx.config.AFFORD_INGEST_BATCH_ROWS;
-      const bytes = input === '-' ? 0 : statSync(input).size;
+      const batchRows = opts.batch ?? ctx.config.AFFORD_INGEST_BATCH_ROWS;
+      const bytes = input === '-' ? 0 : inputFile(input).size;
       const progress = terminalProgress('ingest');
       const started = Date.now();
       const summary = await withStore(ctx, (store) => {

@@ -16,7 +16,8 @@ export function buildProgram(): Command {
   const program = new Command('afford')
     .description('Affordability aggregation: bank transactions into monthly bucket totals and affordability reports.')
     .addHelpText('after', `\nConfiguration (environment variables):\n${settingsHelp()}\n`)
-    .showHelpAfterError();
+    // One line for a mistake, with where to look, rather than the whole help text.
+    .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (see --help)\n`) });
   registerServe(program, buildProgram);
   registerIngest(program);
   registerKafka(program);
