@@ -10,6 +10,8 @@ import { registerClients } from './clients.js';
 import { registerReport } from './report.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerCustomers } from './customers.js';
+import { registerDeadLetters } from './dead-letters.js';
+import { registerSql } from './sql.js';
 
 /** The `afford` command. Built fresh for each run, also inside the service for forwarded commands. */
 export function buildProgram(): Command {
@@ -28,5 +30,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerWebhooks(program);
   registerCustomers(program);
+  registerDeadLetters(program);
+  registerSql(program);
   return program;
 }
