@@ -19,7 +19,7 @@ export function buildProgram(): Command {
     .description('Affordability aggregation: bank transactions into monthly bucket totals and affordability reports.')
     .addHelpText('after', `\nConfiguration (environment variables):\n${settingsHelp()}\n`)
     // One line for a mistake, with where to look, rather than the whole help text.
-    .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (see --help)\n`) });
+    .configureOutput({ outputError: (message, write) => write(`${message.trim().replace(/\s*\n\s*/g, ' ')} (see --help)\n`) });
   registerServe(program, buildProgram);
   registerIngest(program);
   registerKafka(program);
