@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { statSync, type Stats } from 'node:fs';
 import { ingestFile } from '../ingest/file-source.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, out, terminalProgress, withStore } from './context.js';
-import { CliError, positiveInt } from './errors.js';
+import { positiveInt } from './errors.js';
+import { inputFile } from './input-file.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
@@ -13,19 +13,6 @@ export function formatSummary(s: IngestSummary, seconds: number): string {
     `read ${s.read}, inserted ${s.inserted}, updated ${s.updated}, deleted ${s.deleted}, unchanged ${s.skipped}, dead letters ${s.deadLetters}`,
     `in ${seconds.toFixed(1)} s (${rate} events/s)`,
   ].join('\n');
-}
-
-/** The input file, checked before the database is opened: a wrong path is a one-line mistake. */
-function inputFile(input: string): Stats {
-  let stats: Stats;
-  try {
-    stats = statSync(input);
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new CliError(`afford ingest file: cannot read ${input}: ${reason}`);
-  }
-  if (stats.isDirectory()) throw new CliError(`afford ingest file: ${input} is a folder, not an NDJSON file`);
-  return stats;
 }
 
 export function registerIngest(program: Command): void {
@@ -38,7 +25,7 @@ export function registerIngest(program: Command): void {
     .action(async (input: string, opts: { batch?: number }) => {
       const ctx = cliContext();
       const batchRows = opts.batch ?? ctx.config.AFFORD_INGEST_BATCH_ROWS;
-      const bytes = input === '-' ? 0 : inputFile(input).size;
+      const bytes = input === '-' ? 0 : inputFile('afford ingest file', input).size;
       const progress = terminalProgress('ingest');
       const started = Date.now();
       const summary = await withStore(ctx, (store) => {

@@ -26,6 +26,8 @@ describe('ordinary mistakes at the command line', () => {
 
   it('a missing input file', async () => {
     expectOneLine(await afford(['ingest', 'file', path.join(dir, 'no-such-events.ndjson')], env), /^afford ingest file: cannot read .*no-such-events\.ndjson: no such file$/);
+    expectOneLine(await afford(['produce', path.join(dir, 'no-such-events.ndjson')], { ...env, AFFORD_KAFKA_BROKERS: '127.0.0.1:9' }), /^afford produce: cannot read .*: no such file$/);
+    expectOneLine(await afford(['ingest', 'file', dir], env), /^afford ingest file: .* is a folder, not an NDJSON file$/);
   });
 
   it('a PDF path that cannot be written', async () => {
