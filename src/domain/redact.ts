@@ -19,17 +19,21 @@ export function isCredentialKey(key: string): boolean {
   return CREDENTIAL_KEY.test(key);
 }
 
-// "key": "string" | number | true | false | null, the key matched as written (with JSON escapes left as they are).
-const KEY_VALUE = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|true|false|null)/g;
+// "key": value, the key matched as written (JSON escapes left as they are); the value a string
+// (perhaps unterminated), or a bare word up to the next delimiter (a number, or a secret in text that is
+// not JSON). An object or array value is left to the walk over the parsed JSON.
+const KEY_VALUE = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,}\]{["][^\s,}\]]*)/g;
 
-function redactText(raw: string): string {
-  return raw.replace(KEY_VALUE, (whole: string, key: string, colon: string) =>
-    isCredentialKey(key) ? `"${key}"${colon}"${REDACTED}"` : whole,
-  );
+function redactText(raw: string, found: string[]): string {
+  return raw.replace(KEY_VALUE, (whole: string, key: string, colon: string, value: string) => {
+    if (!isCredentialKey(key)) return whole;
+    found.push(value.replace(/^"|"$/g, ''));
+    return `"${key}"${colon}"${REDACTED}"`;
+  });
 }
 
 /** Walks parsed JSON without recursion (a hostile line may nest thousands deep); true if it replaced anything. */
-function redactParsed(root: unknown): boolean {
+function redactParsed(root: unknown, found: string[]): boolean {
   let changed = false;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -38,6 +42,7 @@ function redactParsed(root: unknown): boolean {
     for (const [key, value] of Object.entries(node)) {
       if (isCredentialKey(key)) {
         if (value !== REDACTED) {
+          found.push(typeof value === 'string' ? value : JSON.stringify(value));
           (node as Record<string, unknown>)[key] = REDACTED;
           changed = true;
         }
@@ -49,6 +54,23 @@ function redactParsed(root: unknown): boolean {
   return changed;
 }
 
+function redactWithValues(raw: string): { text: string; values: string[] } {
+  const values: string[] = [];
+  const text = redactText(raw, values);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { text, values };
+  }
+  try {
+    return { text: redactParsed(parsed, values) ? JSON.stringify(parsed) : text, values };
+  } catch {
+    // Too deep to serialise again: nothing of it is kept but the mark.
+    return { text: REDACTED, values };
+  }
+}
+
 /**
  * The raw text with every credential value replaced by `[redacted]`. Valid
  * JSON is checked after the textual pass, so a key written with escapes or
@@ -56,17 +78,23 @@ function redactParsed(root: unknown): boolean {
  * re-serialised); text that is not JSON gets the textual pass alone.
  */
 export function redactRawEvent(raw: string): string {
-  const text = redactText(raw);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  try {
-    return redactParsed(parsed) ? JSON.stringify(parsed) : text;
-  } catch {
-    // Too deep to serialise again: nothing of it is kept but its shape.
-    return REDACTED;
-  }
+  return redactWithValues(raw).text;
+}
+
+// V8 quotes a piece of the text in its JSON.parse errors: `Unexpected token 'x', ..."piece"... is not valid JSON`.
+const JSON_ERROR_EXCERPT = /, (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON/g;
+
+/**
+ * A dead letter as it may be kept: the raw text redacted, and its reason
+ * without the credentials either (a JSON parse error quotes a piece of the
+ * line, which may be a piece of a secret: such a quote goes when the line
+ * holds a credential).
+ */
+export function redactDeadLetter(raw: string, reason: string): { raw: string; reason: string } {
+  const { text, values } = redactWithValues(raw);
+  if (values.length === 0) return { raw: text, reason };
+  let kept = reason.replace(JSON_ERROR_EXCERPT, ' is not valid JSON');
+  // Shorter values would garble the reason and say next to nothing.
+  for (const value of values) if (value.length >= 4) kept = kept.replaceAll(value, REDACTED);
+  return { raw: text, reason: kept };
 }

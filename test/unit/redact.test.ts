@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactRawEvent } from '../../src/domain/redact.js';
+import { REDACTED, redactDeadLetter, redactRawEvent } from '../../src/domain/redact.js';
 
 const SECRET = 'cs-7f3a9c1e-very-secret';
 
@@ -33,5 +33,28 @@ describe('redactRawEvent', () => {
     const plain = '{"event_id":"e1","amount":9999999999999999999999.99,"description":"a secret recipe"}';
     expect(redactRawEvent(plain)).toBe(plain);
     expect(redactRawEvent('\u0000\uFFFD not json')).toBe('\u0000\uFFFD not json');
+  });
+});
+
+describe('redactDeadLetter', () => {
+  it('redacts a secret written without quotes, and the piece of it that a JSON parse error quotes', () => {
+    const raw = `{"event_id":"e1","customer_secret":${SECRET}}`;
+    let reason = '';
+    try {
+      JSON.parse(raw);
+    } catch (err) {
+      reason = `invalid JSON: ${(err as Error).message}`;
+    }
+    expect(reason).toContain(SECRET.slice(0, 8));
+    const kept = redactDeadLetter(raw, reason);
+    expect(kept.raw).toBe(`{"event_id":"e1","customer_secret":"${REDACTED}"}`);
+    expect(kept.reason).not.toContain(SECRET.slice(0, 4));
+    expect(kept.reason).toMatch(/^invalid JSON: Unexpected token 'c' is not valid JSON$/);
+  });
+
+  it('removes a whole secret from any reason, and leaves the reasons of lines without credentials alone', () => {
+    expect(redactDeadLetter(`{"customer_secret":"${SECRET}"}`, `bad secret ${SECRET}`).reason).toBe(`bad secret ${REDACTED}`);
+    const reason = `invalid JSON: Unexpected token 'h', "this is not json" is not valid JSON`;
+    expect(redactDeadLetter('this is not json', reason)).toEqual({ raw: 'this is not json', reason });
   });
 });

@@ -27,9 +27,16 @@ CREATE TABLE afford_snapshot.bucket_criteria AS SELECT * FROM bucket_criteria;
 
 CREATE TABLE afford_snapshot.job_runs AS SELECT * FROM job_runs;
 
+-- The same rule as src/domain/redact.ts: a value under a key named like a
+-- credential; and a reason that quotes a piece of such a line loses the quote.
 CREATE TABLE afford_snapshot.dead_letters AS
-SELECT * REPLACE (
-    regexp_replace(raw, '"([^"\\]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)"(?:[^"\\]|\\.)*"?',
-                   '"\1\2"\3:\4"[redacted]"', 'gi') AS raw
+WITH credential AS (
+    SELECT '"([^"\\]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern
 )
-FROM dead_letters;
+SELECT d.* REPLACE (
+    regexp_replace(d.raw, c.pattern, '"\1\2"\3:\4"[redacted]"', 'gi') AS raw,
+    CASE WHEN regexp_matches(d.raw, c.pattern, 'i')
+         THEN regexp_replace(d.reason, ', (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON', ' is not valid JSON', 'g')
+         ELSE d.reason END AS reason
+)
+FROM dead_letters d, credential c;
