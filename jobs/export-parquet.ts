@@ -1,17 +1,20 @@
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { queryFile, runScript } from '../src/db/script.js';
+import { SNAPSHOT_FILE, writeSnapshot } from './export-snapshot.js';
 import type { Job, JobContext } from './job.js';
+
+export { SNAPSHOT_FILE };
 
 /**
  * Exports for data teams, who cannot open the DuckDB file while the service
  * writes it: transactions, monthly totals and affordability reports as
- * Parquet partitioned by month (hive style, month=YYYY-MM), all from one
- * snapshot, and a consistent copy of the DuckDB file beside them.
+ * Parquet partitioned by month (hive style, month=YYYY-MM), from one read
+ * transaction, and beside them a snapshot DuckDB file of the data tables
+ * (never the credentials: see sql/jobs/export-parquet/copy-snapshot.sql).
  */
 
 export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports'] as const;
-export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
 
 async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
@@ -65,41 +68,13 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
   }
 }
 
-/**
- * Copies the DuckDB file while holding the single writer, after a
- * checkpoint: nothing can change it during the copy. The WAL goes too, in
- * case the checkpoint could not fold it in (a reader's open transaction).
- */
-async function snapshot(ctx: JobContext): Promise<Record<string, unknown>> {
-  if (ctx.store.path === ':memory:') return { skipped: 'in-memory database' };
-  const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
-  const file = path.join(dir, SNAPSHOT_FILE);
-  const partial = `${file}.partial`;
-  await mkdir(dir, { recursive: true });
-  const bytes = await ctx.store.writeUntransacted(async (conn) => {
-    // A checkpoint folds the WAL into the file; if an open transaction stops it, the WAL copied below carries the rest.
-    await conn.run('CHECKPOINT').catch((err: unknown) => ctx.logger.warn({ err }, 'checkpoint before snapshot failed; copying the WAL too'));
-    await copyFile(ctx.store.path, partial);
-    const wal = `${ctx.store.path}.wal`;
-    const hasWal = await exists(wal);
-    if (hasWal) await copyFile(wal, `${partial}.wal`);
-    return { db: (await stat(partial)).size, wal: hasWal ? (await stat(`${partial}.wal`)).size : 0 };
-  });
-  // A stale WAL beside the new copy would be replayed into it: remove it first.
-  await rm(`${file}.wal`, { force: true });
-  if (bytes.wal) await rename(`${partial}.wal`, `${file}.wal`);
-  await rename(partial, file);
-  ctx.progress?.(2, 2);
-  return { file, bytes: bytes.db, wal_bytes: bytes.wal };
-}
-
 export const exportParquetJob: Job = {
   name: 'export-parquet',
-  description: 'Writes transactions, monthly totals and affordability reports as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot copy of the DuckDB file.',
+  description: 'Writes transactions, monthly totals and affordability reports as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot DuckDB file of the data tables (no credentials).',
   schedule: 'nightly',
   steps: [
     { name: 'parquet', run: exportParquet },
-    { name: 'snapshot', run: snapshot },
+    { name: 'snapshot', run: writeSnapshot },
   ],
   verdict: (results) => {
     const rows = (results['parquet']?.['rows'] ?? {}) as Record<string, number>;

@@ -1,9 +1,19 @@
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { forwardToService } from './cli/admin.js';
+import { oneLineMessage } from './cli/errors.js';
 import { DatabaseBusyError } from './db/store.js';
 import { buildProgram } from './cli/program.js';
 
 const argv = process.argv.slice(2);
+
+// The reader of our output went away (`afford generate | head`): stop quietly, as a pipeline expects.
+const SIGPIPE_EXIT = 141;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(SIGPIPE_EXIT);
+    throw err;
+  });
+}
 
 async function main(): Promise<void> {
   try {
@@ -19,7 +29,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`afford: ${(err as Error).stack ?? String(err)}\n`);
+  // An ordinary mistake gets one line; only a bug shows its stack.
+  const line = oneLineMessage(err);
+  process.stderr.write(line !== undefined ? `${line}\n` : `afford: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);
 });

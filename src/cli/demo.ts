@@ -9,6 +9,7 @@ import { startAdminServer } from './admin.js';
 import { writeEvents } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
 import { cliContext, terminalProgress } from './context.js';
+import { positiveInt } from './errors.js';
 import { formatSummary } from './ingest.js';
 import { demoCurlLines, writeSamplePdf } from './demo-api.js';
 
@@ -16,9 +17,9 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
   program
     .command('demo')
     .description('generate sample data, ingest it, run every job, then serve')
-    .option('--customers <n>', 'number of customers', '300')
-    .option('--months <n>', 'months of history', '12')
-    .action(async (opts: { customers: string; months: string }) => {
+    .option('--customers <n>', 'number of customers', positiveInt, 300)
+    .option('--months <n>', 'months of history', positiveInt, 12)
+    .action(async (opts: { customers: number; months: number }) => {
       const ctx = cliContext();
       const dataDir = path.dirname(path.resolve(ctx.config.AFFORD_DB));
       mkdirSync(dataDir, { recursive: true });
@@ -26,7 +27,7 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
 
       const out = createWriteStream(eventsFile);
       const genProgress = terminalProgress('generate');
-      const stats = await writeEvents({ customers: Number(opts.customers), months: Number(opts.months), seed: 42, faults: true }, out, genProgress);
+      const stats = await writeEvents({ customers: opts.customers, months: opts.months, seed: 42, faults: true }, out, genProgress);
       out.end();
       await once(out, 'finish');
       genProgress.end();

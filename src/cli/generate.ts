@@ -3,20 +3,16 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { writeEvents } from '../generate/index.js';
 import { terminalProgress } from './context.js';
+import { positiveInt } from './errors.js';
 
-const positiveInt = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1`);
-  return n;
-};
 
 export function registerGenerate(program: Command): void {
   program
     .command('generate')
     .description('write deterministic synthetic UK bank events as NDJSON')
-    .option('--customers <n>', 'number of customers', positiveInt('--customers'), 100)
-    .option('--months <n>', 'whole months of history, ending last month', positiveInt('--months'), 12)
-    .option('--seed <n>', 'random seed; the same seed gives the same file', positiveInt('--seed'), 1)
+    .option('--customers <n>', 'number of customers', positiveInt, 100)
+    .option('--months <n>', 'whole months of history, ending last month', positiveInt, 12)
+    .option('--seed <n>', 'random seed; the same seed gives the same file', positiveInt, 1)
     .option('--out <file>', "output file, or '-' for standard output", '-')
     .option('--end-month <YYYY-MM>', 'last month generated (default: last complete month)')
     .option('--faults', 'mix in replays, older versions, deletions and invalid lines', false)

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { statSync } from 'node:fs';
 import { ingestFile } from '../ingest/file-source.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, out, terminalProgress, withStore } from './context.js';
+import { positiveInt } from './errors.js';
+import { inputFile } from './input-file.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
@@ -20,11 +21,11 @@ export function registerIngest(program: Command): void {
     .command('file')
     .argument('<path>', "NDJSON file of events, or '-' for standard input")
     .description('ingest an NDJSON event file; bad lines become dead letters')
-    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)')
-    .action(async (input: string, opts: { batch?: string }) => {
+    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)', positiveInt)
+    .action(async (input: string, opts: { batch?: number }) => {
       const ctx = cliContext();
-      const batchRows = opts.batch ? Number(opts.batch) : ctx.config.AFFORD_INGEST_BATCH_ROWS;
-      const bytes = input === '-' ? 0 : statSync(input).size;
+      const batchRows = opts.batch ?? ctx.config.AFFORD_INGEST_BATCH_ROWS;
+      const bytes = input === '-' ? 0 : inputFile('afford ingest file', input).size;
       const progress = terminalProgress('ingest');
       const started = Date.now();
       const summary = await withStore(ctx, (store) => {

@@ -8,12 +8,9 @@ import { IngestMetrics } from '../ingest/metrics.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, terminalProgress } from './context.js';
+import { positiveInt } from './errors.js';
+import { inputFile } from './input-file.js';
 
-const positiveInt = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1`);
-  return n;
-};
 
 /** Resolves on the first SIGTERM or SIGINT. */
 async function untilSignal(): Promise<string> {
@@ -52,8 +49,9 @@ export function registerKafka(program: Command): void {
     .argument('<file>', "NDJSON event file, for example from 'afford generate', or '-' for standard input")
     .description('publish events to the Kafka topics, keyed by customer_id (lines without one get a null key)')
     .option('--topic <name>', 'publish every event to this one topic (default: spread customers over AFFORD_KAFKA_TOPICS)')
-    .option('--batch <n>', 'messages per produce request', positiveInt('--batch'), 1000)
+    .option('--batch <n>', 'messages per produce request', positiveInt, 1000)
     .action(async (file: string, opts: { topic?: string; batch: number }) => {
+      if (file !== '-') inputFile('afford produce', file);
       const ctx = cliContext();
       const producer = createProducer(kafkaConnectionFromConfig(ctx.config), ctx.logger);
       const progress = terminalProgress('produce');

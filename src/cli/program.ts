@@ -10,13 +10,16 @@ import { registerClients } from './clients.js';
 import { registerReport } from './report.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerCustomers } from './customers.js';
+import { registerDeadLetters } from './dead-letters.js';
+import { registerSql } from './sql.js';
 
 /** The `afford` command. Built fresh for each run, also inside the service for forwarded commands. */
 export function buildProgram(): Command {
   const program = new Command('afford')
     .description('Affordability aggregation: bank transactions into monthly bucket totals and affordability reports.')
     .addHelpText('after', `\nConfiguration (environment variables):\n${settingsHelp()}\n`)
-    .showHelpAfterError();
+    // One line for a mistake, with where to look, rather than the whole help text.
+    .configureOutput({ outputError: (message, write) => write(`${message.trim().replace(/\s*\n\s*/g, ' ')} (see --help)\n`) });
   registerServe(program, buildProgram);
   registerIngest(program);
   registerKafka(program);
@@ -27,5 +30,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerWebhooks(program);
   registerCustomers(program);
+  registerDeadLetters(program);
+  registerSql(program);
   return program;
 }

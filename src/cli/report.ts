@@ -53,7 +53,9 @@ export function registerReport(program: Command): void {
         const report = await buildReport(store, { ...customer, range, accountIds, currency: opts.currency });
         if (!report) return fail(`no customer ${customerId}`);
         if (opts.pdf) {
-          await writeFile(opts.pdf, await renderReportPdf(report));
+          const pdf = await renderReportPdf(report);
+          const failed = await writeFile(opts.pdf, pdf).then(() => undefined, (err: Error) => err);
+          if (failed) return fail(`cannot write ${opts.pdf}: ${failed.message}`);
           errOut(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);
         } else {
           // out(): standard output here, or the caller's when `afford serve` runs this for it.

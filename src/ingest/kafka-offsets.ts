@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Store } from '../db/store.js';
 import { queryFile, runScript } from '../db/script.js';
+import { redactDeadLetter } from '../domain/redact.js';
 
 /** The DuckDB side of exactly-once: partition positions live next to the rows they describe. */
 
@@ -30,13 +31,14 @@ export interface PoisonRecord {
 }
 
 export async function recordPoison(conn: DuckDBConnection, p: PoisonRecord): Promise<void> {
+  const kept = redactDeadLetter(p.raw, p.reason);
   await runScript(conn, 'queries/kafka/record-poison', {
     topic: p.topic,
     kafka_partition: p.partition,
     kafka_offset: p.offset,
     message_key: p.key,
-    raw: p.raw,
-    reason: p.reason,
+    raw: kept.raw,
+    reason: kept.reason,
     dedupe_key: p.dedupeKey,
   });
 }

@@ -1,6 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { IngestEvent } from '../domain/events.js';
 import { dbFromIso } from '../db/rows.js';
+import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';
 
@@ -103,8 +104,10 @@ export async function stageDeadLetters(conn: DuckDBConnection, letters: readonly
   if (letters.length === 0) return;
   const appender = await conn.createAppender('stage_dead_letters', 'main', 'temp');
   for (const d of letters) {
+    // Kept without its secrets; the dedupe key still comes from the text as read.
+    const kept = redactDeadLetter(d.raw, d.reason);
     appendRow(appender, [
-      d.ref.source, d.ref.sourceRef, d.ref.lineNumber, d.ref.partition, d.ref.offset, d.ref.key, d.raw, d.reason, dedupeKey(d.ref, d.raw),
+      d.ref.source, d.ref.sourceRef, d.ref.lineNumber, d.ref.partition, d.ref.offset, d.ref.key, kept.raw, kept.reason, dedupeKey(d.ref, d.raw),
     ]);
   }
   appender.flushSync();

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
+import { redactDeadLetter } from '../../src/domain/redact.js';
 import { Store } from '../../src/db/store.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
@@ -113,16 +114,17 @@ describe('Kafka ingest into DuckDB', () => {
       expect(dead.filter((d) => d.message_key === null).map((d) => d.raw).sort()).toEqual(['this is not json', '{"type":"transaction.upserted"}'].sort());
       expect(got.transactions.filter((t) => t['client_id'] === 'client-elsewhere').map((t) => t['customer_id'])).toEqual([someCustomer.customer_id]);
 
-      // The DLQ topics hold exactly the same letters: original key and value, the reason and source as headers.
+      // The DLQ topics hold exactly the same letters: original key and value, the reason and source as headers
+      // (the table keeps the value and reason with their secrets redacted).
       const dlq = await readTopics(kafka.broker.bootstrap, TOPICS.map((t) => `${t}.dlq`));
       const fromDlq = dlq.map((m) => ({
         source_ref: m.headers[DLQ_HEADERS.topic],
         kafka_partition: Number(m.headers[DLQ_HEADERS.partition]),
         kafka_offset: m.headers[DLQ_HEADERS.offset],
         message_key: m.key,
-        raw: m.value,
-        reason: m.headers[DLQ_HEADERS.reason],
+        ...redactDeadLetter(m.value, m.headers[DLQ_HEADERS.reason] ?? ''),
       }));
+      expect(dlq.some((m) => m.value.includes('"customer_secret":"secret-'))).toBe(true);
       const order = (a: { raw: string }, b: { raw: string }) => a.raw.localeCompare(b.raw);
       expect(fromDlq.sort(order)).toEqual(dead.sort(order));
       for (const m of dlq) expect(m.topic).toBe(`${m.headers[DLQ_HEADERS.topic]}.dlq`);

@@ -1,0 +1,63 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { queryFile, runScript, statements } from '../src/db/script.js';
+import { sqlFile } from '../src/db/sql-files.js';
+import type { JobContext } from './job.js';
+
+export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
+
+/** A SQL string literal: DuckDB takes no bound parameter in ATTACH, and a quote is doubled inside one. */
+function sqlStringLiteral(text: string): string {
+  if (text.includes('\0')) throw new Error('a snapshot path cannot contain a NUL character');
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Writes the snapshot for data teams with DuckDB itself: a new file is
+ * attached to the service's instance and the allowed data tables are copied
+ * into it in one transaction, on the writer queue, so nothing changes
+ * during the copy. The live file is never opened or copied by the file
+ * system (closing any descriptor of it would drop the process's lock), and
+ * no credential table goes into the copy. Written under a temporary name and
+ * renamed into place, so a reader sees the old snapshot or the new one.
+ */
+export async function writeSnapshot(ctx: JobContext): Promise<Record<string, unknown>> {
+  const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
+  const file = path.join(dir, SNAPSHOT_FILE);
+  const partial = `${file}.partial`;
+  await mkdir(dir, { recursive: true });
+  // Leftovers of a run that died part-way would be opened as the new file.
+  await rm(partial, { force: true });
+  await rm(`${partial}.wal`, { force: true });
+  const tables = await ctx.store.writeUntransacted(async (conn) => {
+    for (const statement of statements(sqlFile('jobs/export-parquet/attach-snapshot'))) {
+      await conn.run(statement.replaceAll('$snapshot_file', sqlStringLiteral(partial)));
+    }
+    let attached = true;
+    try {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        await runScript(conn, 'jobs/export-parquet/copy-snapshot');
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+      const counts = await queryFile<{ table_name: string; rows: number }>(conn, 'jobs/export-parquet/snapshot-tables');
+      await runScript(conn, 'jobs/export-parquet/finish-snapshot');
+      attached = false;
+      return Object.fromEntries(counts.map((c) => [c.table_name, Number(c.rows)]));
+    } finally {
+      if (attached) await conn.run('DETACH afford_snapshot').catch(() => undefined);
+    }
+  }).catch(async (err: unknown) => {
+    await rm(partial, { force: true });
+    await rm(`${partial}.wal`, { force: true });
+    throw err;
+  });
+  // A stale WAL beside the new file would be replayed into it: remove it first.
+  await rm(`${file}.wal`, { force: true });
+  await rename(partial, file);
+  ctx.progress?.(2, 2);
+  return { file, tables };
+}

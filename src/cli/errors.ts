@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from 'commander';
+import { ConfigError } from '../config.js';
+
+/** A mistake of the person at the command line: shown as one line, never with a stack. */
+export class CliError extends Error {}
+
+/** For commander options: a whole number of at least 1. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('It must be a whole number of at least 1.');
+  return n;
+}
+
+interface SystemError extends Error {
+  code?: unknown;
+  port?: unknown;
+  address?: unknown;
+}
+
+/**
+ * The one line to show for an error that ends a command, or undefined for a
+ * bug, whose stack is worth showing. Errors of the operating system (a file
+ * that is missing or unwritable, a port in use) are ordinary mistakes.
+ */
+export function oneLineMessage(err: unknown): string | undefined {
+  if (err instanceof ConfigError || err instanceof CliError) return err.message;
+  if (!(err instanceof Error)) return undefined;
+  const e = err as SystemError;
+  if (e.code === 'EADDRINUSE') {
+    const where = typeof e.port === 'number' ? `port ${String(e.port)}${typeof e.address === 'string' ? ` on ${e.address}` : ''}` : 'the port';
+    return `afford: ${where} is already in use by another process; set AFFORD_PORT to a free port (or AFFORD_HOST to another address)`;
+  }
+  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return `afford: ${e.message}`;
+  return undefined;
+}

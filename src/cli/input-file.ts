@@ -1,0 +1,15 @@
+import { statSync, type Stats } from 'node:fs';
+import { CliError } from './errors.js';
+
+/** An input file, checked before anything is opened or connected: a wrong path is a one-line mistake. */
+export function inputFile(command: string, file: string): Stats {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new CliError(`${command}: cannot read ${file}: ${reason}`);
+  }
+  if (stats.isDirectory()) throw new CliError(`${command}: ${file} is a folder, not an NDJSON file`);
+  return stats;
+}

@@ -1,0 +1,100 @@
+/**
+ * Redacts credentials from a raw input event before it is kept (a dead
+ * letter keeps the raw text so that someone can see what was wrong with it;
+ * it must not keep a secret that the store otherwise holds only as a hash).
+ *
+ * The event envelope carries one credential, `customer_secret`; a bad line
+ * may carry others under names that look like credentials, so any key whose
+ * last word is secret, password, token, api_key or authorization is redacted
+ * too. The text is changed only where a value is replaced: everything else
+ * stays byte for byte as received.
+ */
+
+export const REDACTED = '[redacted]';
+
+const CREDENTIAL_KEY = /(?:^|[_-])(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)$/i;
+
+/** True for a JSON key whose value must never be kept. */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key);
+}
+
+// "key": value, the key matched as written (JSON escapes left as they are); the value a string
+// (perhaps unterminated), or a bare word up to the next delimiter (a number, or a secret in text that is
+// not JSON). An object or array value is left to the walk over the parsed JSON.
+const KEY_VALUE = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,}\]{["][^\s,}\]]*)/g;
+
+function redactText(raw: string, found: string[]): string {
+  return raw.replace(KEY_VALUE, (whole: string, key: string, colon: string, value: string) => {
+    if (!isCredentialKey(key)) return whole;
+    found.push(value.replace(/^"|"$/g, ''));
+    return `"${key}"${colon}"${REDACTED}"`;
+  });
+}
+
+/** Walks parsed JSON without recursion (a hostile line may nest thousands deep); true if it replaced anything. */
+function redactParsed(root: unknown, found: string[]): boolean {
+  let changed = false;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (isCredentialKey(key)) {
+        if (value !== REDACTED) {
+          found.push(typeof value === 'string' ? value : JSON.stringify(value));
+          (node as Record<string, unknown>)[key] = REDACTED;
+          changed = true;
+        }
+      } else if (value !== null && typeof value === 'object') {
+        stack.push(value);
+      }
+    }
+  }
+  return changed;
+}
+
+function redactWithValues(raw: string): { text: string; values: string[] } {
+  const values: string[] = [];
+  const text = redactText(raw, values);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { text, values };
+  }
+  try {
+    return { text: redactParsed(parsed, values) ? JSON.stringify(parsed) : text, values };
+  } catch {
+    // Too deep to serialise again: nothing of it is kept but the mark.
+    return { text: REDACTED, values };
+  }
+}
+
+/**
+ * The raw text with every credential value replaced by `[redacted]`. Valid
+ * JSON is checked after the textual pass, so a key written with escapes or
+ * a secret given as an object is still caught (the text is then
+ * re-serialised); text that is not JSON gets the textual pass alone.
+ */
+export function redactRawEvent(raw: string): string {
+  return redactWithValues(raw).text;
+}
+
+// V8 quotes a piece of the text in its JSON.parse errors: `Unexpected token 'x', ..."piece"... is not valid JSON`.
+const JSON_ERROR_EXCERPT = /, (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON/g;
+
+/**
+ * A dead letter as it may be kept: the raw text redacted, and its reason
+ * without the credentials either (a JSON parse error quotes a piece of the
+ * line, which may be a piece of a secret: such a quote goes when the line
+ * holds a credential).
+ */
+export function redactDeadLetter(raw: string, reason: string): { raw: string; reason: string } {
+  const { text, values } = redactWithValues(raw);
+  if (values.length === 0) return { raw: text, reason };
+  let kept = reason.replace(JSON_ERROR_EXCERPT, ' is not valid JSON');
+  // Shorter values would garble the reason and say next to nothing.
+  for (const value of values) if (value.length >= 4) kept = kept.replaceAll(value, REDACTED);
+  return { raw: text, reason: kept };
+}

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afford, ROOT, type CliRun } from '../helpers/cli.js';
+import { fixturePath } from '../helpers/store.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-mistakes-'));
+const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_EXPORT_DIR: path.join(dir, 'export'), AFFORD_LOG_LEVEL: 'warn' };
+
+/** One clear line on standard error, no stack frames, a non-zero exit. */
+function expectOneLine(run: CliRun, says: RegExp): void {
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).not.toContain('    at ');
+  expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(says)]);
+}
+
+describe('ordinary mistakes at the command line', () => {
+  beforeAll(async () => {
+    const ingest = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
+    expect(ingest.code).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a missing input file', async () => {
+    expectOneLine(await afford(['ingest', 'file', path.join(dir, 'no-such-events.ndjson')], env), /^afford ingest file: cannot read .*no-such-events\.ndjson: no such file$/);
+    expectOneLine(await afford(['produce', path.join(dir, 'no-such-events.ndjson')], { ...env, AFFORD_KAFKA_BROKERS: '127.0.0.1:9' }), /^afford produce: cannot read .*: no such file$/);
+    expectOneLine(await afford(['ingest', 'file', dir], env), /^afford ingest file: .* is a folder, not an NDJSON file$/);
+  });
+
+  it('a PDF path that cannot be written', async () => {
+    const pdf = path.join(dir, 'no-such-folder', 'report.pdf');
+    expectOneLine(await afford(['report', 'cust-1', '--from', '2024-01', '--to', '2024-03', '--pdf', pdf], env), /^afford report: cannot write .*report\.pdf: ENOENT/);
+  });
+
+  it('a negative or non-numeric count', async () => {
+    expectOneLine(await afford(['generate', '--customers', '-5'], env), /^error: option '--customers <n>' argument '-5' is invalid\. It must be a whole number of at least 1\./);
+    expectOneLine(await afford(['generate', '--months', 'twelve'], env), /argument 'twelve' is invalid/);
+    expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '0'], env), /argument '0' is invalid/);
+    expectOneLine(await afford(['dead-letters', '--limit', '-1'], env), /argument '-1' is invalid/);
+    expectOneLine(await afford(['dead-letters', '--source', 'ftp'], env), /Allowed choices are file, kafka, http/);
+  });
+
+  it('an unknown command', async () => {
+    expectOneLine(await afford(['ingets'], env), /^error: unknown command 'ingets'/);
+  });
+
+  it('a reader that goes away (afford generate | head): quiet, no stack', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/afford.mjs'), 'generate', '--customers', '300'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
+  });
+
+  describe('a port already in use', () => {
+    const busy = net.createServer();
+    let port = 0;
+    beforeAll(async () => {
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      port = (busy.address() as net.AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+
+    it('names the setting to change', async () => {
+      const run = await afford(['serve'], { ...env, AFFORD_DB: path.join(dir, 'serve.duckdb'), AFFORD_HOST: '127.0.0.1', AFFORD_PORT: String(port) });
+      expectOneLine(run, new RegExp(`^afford: port ${port} on 127\\.0\\.0\\.1 is already in use .*set AFFORD_PORT`));
+    });
+  });
+});

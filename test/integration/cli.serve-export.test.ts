@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afford, startServe, type Served } from '../helpers/cli.js';
+import { fixturePath } from '../helpers/store.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-serve-export-'));
+const db = path.join(dir, 'afford.duckdb');
+const exportDir = path.join(dir, 'export');
+const env = { ...process.env, AFFORD_DB: db, AFFORD_EXPORT_DIR: exportDir, AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'info' };
+const snapshot = path.join(exportDir, 'afford-snapshot.duckdb');
+
+/** Commands the service ran for a caller, from its log. */
+const forwarded = (serve: Served, command: string): boolean => serve.log().includes(`"command":"${command}`);
+
+describe('the export inside afford serve, and the commands around it', () => {
+  let serve: Served;
+  beforeAll(async () => {
+    serve = await startServe(env);
+  });
+  afterAll(async () => {
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the export through the service, which keeps its lock on the database', async () => {
+    const ingest = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
+    expect(ingest.stdout).toMatch(/^read 19, inserted 12/);
+
+    const run = await afford(['jobs', 'run', 'export-parquet'], env);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^export-parquet: succeeded .*exported 9 transactions.*snapshot .*afford-snapshot\.duckdb/);
+    expect(run.code).toBe(0);
+    expect(forwarded(serve, 'jobs run')).toBe(true);
+
+    // Still forwarded, still working: the service still holds the file.
+    const client = await afford(['clients', 'create', '--name', 'After the export', '--json'], env);
+    expect(client.stderr).toBe('');
+    expect(JSON.parse(client.stdout)).toMatchObject({ name: 'After the export' });
+    expect(client.code).toBe(0);
+    expect(forwarded(serve, 'clients create')).toBe(true);
+    const again = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
+    expect(again.stdout).toMatch(/^read 19, inserted 0, updated 0, deleted 0, unchanged 17, dead letters 2/);
+    expect(again.code).toBe(0);
+
+    // And no other process can open it for writing.
+    await expect(DuckDBInstance.create(db)).rejects.toThrow(/lock/i);
+  });
+
+  it('lists the dead letters through the service, with their reasons', async () => {
+    const list = await afford(['dead-letters', '--source', 'file'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      expect.stringMatching(/^#\d+ .* file {3}\S*hand-computed\.ndjson:\d+ {2}\S/),
+      expect.stringMatching(/^#\d+ .* file {3}\S*hand-computed\.ndjson:\d+ {2}\S/),
+    ]);
+    expect(list.stdout).toContain('data.amount.value: must be a positive decimal string');
+    expect(list.stdout).toMatch(/2 of 2 dead letters from file, newest first\n$/);
+    expect(forwarded(serve, 'dead-letters')).toBe(true);
+
+    const json = await afford(['dead-letters', '--limit', '1', '--json'], env);
+    const letters = JSON.parse(json.stdout) as Array<{ source: string; reason: string; raw: string; line_number: string }>;
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({ source: 'file', reason: expect.any(String), raw: expect.any(String) });
+
+    expect((await afford(['dead-letters', '--source', 'kafka'], env)).stdout).toBe('no dead letters from kafka\n');
+  });
+
+  it('answers SQL on the snapshot while the service runs, and refuses to write', async () => {
+    const table = await afford(['sql', 'SELECT customer_id, count(*) AS n, sum(amount) AS total FROM transactions GROUP BY ALL ORDER BY 1'], env);
+    expect(table.stderr).toBe('');
+    expect(table.stdout).toBe('customer_id | n | total\n------------+---+--------\ncust-1      | 9 | 6532.10\n(1 row)\n');
+
+    const csv = await afford(['sql', '--csv', "SELECT customer_id, 'a,\"b\"' AS odd, NULL AS nothing FROM customers"], env);
+    expect(csv.stdout).toBe('customer_id,odd,nothing\ncust-1,"a,""b""",\n');
+
+    const parquet = path.join(exportDir, 'monthly_category_totals', '*', '*.parquet');
+    const json = await afford(['sql', '--json', `SELECT month, sum(total) AS total FROM read_parquet('${parquet}', hive_partitioning = true) GROUP BY ALL ORDER BY month LIMIT 1`], env);
+    expect(JSON.parse(json.stdout)).toEqual([{ month: '2024-01', total: expect.stringMatching(/^\d+\.\d{2}$/) }]);
+
+    const write = await afford(['sql', 'DELETE FROM transactions'], env);
+    expect(write.code).not.toBe(0);
+    expect(write.stderr).toMatch(/^afford sql: .*read-only mode!?\n$/);
+
+    const live = await afford(['sql', '--db', db, 'SELECT count(*) FROM api_clients'], env);
+    expect(live.code).not.toBe(0);
+    expect(live.stderr).toMatch(/^afford sql: .*afford\.duckdb is open for writing in another process.*\n$/);
+    expect(snapshot).toContain('export');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactDeadLetter, redactRawEvent } from '../../src/domain/redact.js';
+
+const SECRET = 'cs-7f3a9c1e-very-secret';
+
+describe('redactRawEvent', () => {
+  it('replaces customer_secret in a valid event and leaves the rest byte for byte', () => {
+    const raw = `{"event_id":"e1", "type":"transaction.upserted","customer_secret" : "${SECRET}","data":{"amount":{"value":"12.50"}}}`;
+    const redacted = redactRawEvent(raw);
+    expect(redacted).not.toContain(SECRET);
+    expect(redacted).toBe(raw.replace(`"${SECRET}"`, `"${REDACTED}"`));
+  });
+
+  it('redacts text that is not JSON by pattern, including an unterminated value', () => {
+    expect(redactRawEvent(`{"customer_secret": "${SECRET}", "data": {oops`)).not.toContain(SECRET);
+    expect(redactRawEvent(`{"customer_id":"c1","customer_secret":"${SECRET}`)).not.toContain(SECRET);
+    expect(redactRawEvent(`garbage "customer_secret":"${SECRET}" more garbage`)).toBe(`garbage "customer_secret":"${REDACTED}" more garbage`);
+  });
+
+  it('catches a key written with JSON escapes, a secret that is not a string, and secrets nested in data', () => {
+    const escaped = JSON.stringify({ customer_id: 'c1' }).replace('}', `,"customer\\u005fsecret":"${SECRET}"}`);
+    expect(JSON.parse(escaped)).toHaveProperty('customer_secret', SECRET);
+    expect(redactRawEvent(escaped)).not.toContain(SECRET);
+    expect(redactRawEvent(JSON.stringify({ customer_secret: { value: SECRET } }))).not.toContain(SECRET);
+    expect(redactRawEvent(JSON.stringify({ customer_secret: 123456789 }))).not.toContain('123456789');
+    const nested = JSON.stringify({ data: { list: [{ client_secret: SECRET, access_token: SECRET, password: SECRET }] } });
+    expect(redactRawEvent(nested)).not.toContain(SECRET);
+  });
+
+  it('keeps lines without credentials unchanged, however deep or odd', () => {
+    const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`;
+    expect(redactRawEvent(deep)).toBe(deep);
+    const plain = '{"event_id":"e1","amount":9999999999999999999999.99,"description":"a secret recipe"}';
+    expect(redactRawEvent(plain)).toBe(plain);
+    expect(redactRawEvent('\u0000\uFFFD not json')).toBe('\u0000\uFFFD not json');
+  });
+});
+
+describe('redactDeadLetter', () => {
+  it('redacts a secret written without quotes, and the piece of it that a JSON parse error quotes', () => {
+    const raw = `{"event_id":"e1","customer_secret":${SECRET}}`;
+    let reason = '';
+    try {
+      JSON.parse(raw);
+    } catch (err) {
+      reason = `invalid JSON: ${(err as Error).message}`;
+    }
+    expect(reason).toContain(SECRET.slice(0, 8));
+    const kept = redactDeadLetter(raw, reason);
+    expect(kept.raw).toBe(`{"event_id":"e1","customer_secret":"${REDACTED}"}`);
+    expect(kept.reason).not.toContain(SECRET.slice(0, 4));
+    expect(kept.reason).toMatch(/^invalid JSON: Unexpected token 'c' is not valid JSON$/);
+  });
+
+  it('removes a whole secret from any reason, and leaves the reasons of lines without credentials alone', () => {
+    expect(redactDeadLetter(`{"customer_secret":"${SECRET}"}`, `bad secret ${SECRET}`).reason).toBe(`bad secret ${REDACTED}`);
+    const reason = `invalid JSON: Unexpected token 'h', "this is not json" is not valid JSON`;
+    expect(redactDeadLetter('this is not json', reason)).toEqual({ raw: 'this is not json', reason });
+  });
+});
