@@ -8,6 +8,8 @@ import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
 import { apiError } from './errors.js';
 import { installErrorHandler } from './error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
+import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES } from './limits.js';
 import { installNotFound } from './not-found.js';
 import { Router } from './router.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -64,13 +66,15 @@ const RESOURCE_ROUTES: readonly ResourceRoutes[] = [
   affordabilityRoutes,
 ];
 
-const FORM_BODY_LIMIT = 16 * 1024;
-
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
 export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
+  const logger = deps.logger.child({ component: 'api' });
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_BYTES },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: clientErrorHandler(logger),
   });
   const isReady = deps.isReady ?? (() => true);
 

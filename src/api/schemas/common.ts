@@ -60,4 +60,6 @@ export function isDayOnly(s: string): boolean {
 /** Comma list or repeated parameter -> list of non-empty strings. */
 export const listParam = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''));
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
+  .refine((items) => items.length <= 50, 'must list at most 50 values')
+  .refine((items) => items.every((s) => s.length <= 200), 'must list values of at most 200 characters');
