@@ -92,7 +92,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
   const services = createServices(deps.store, tokens);
   await services.buckets.installBuiltIns();
-  const router = new Router(app, createAuthenticator(tokens, services.customers));
+  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
 
   healthRoutes(router, deps.store, isReady);
   for (const routes of RESOURCE_ROUTES) routes(router, services);

@@ -11,12 +11,15 @@ export interface ApiClient {
 
 export interface ApiClientWithHash extends ApiClient {
   secretHash: string;
+  /** Moves on at each secret rotation; tokens of an earlier generation are refused. */
+  tokenGeneration: number;
 }
 
 interface ClientRow {
   client_id: string;
   name: string;
   secret_hash?: string;
+  token_generation?: number | bigint;
   created_at: string;
 }
 
@@ -44,7 +47,7 @@ export class ClientsRepository {
   async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {
     const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }));
     const row = rows[0];
-    return row ? { ...toClient(row), secretHash: row.secret_hash ?? '' } : undefined;
+    return row ? { ...toClient(row), secretHash: row.secret_hash ?? '', tokenGeneration: Number(row.token_generation ?? 0) } : undefined;
   }
 
   async listClients(): Promise<ApiClient[]> {

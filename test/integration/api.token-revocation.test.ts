@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientsService } from '../../src/api/services/clients.service.js';
+import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { SEED_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const TOTALS = '/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03';
+
+describe('rotating a client secret', () => {
+  let api: ApiHarness;
+  let clients: ClientsService;
+
+  const refresh = (clientId: string, refreshToken: string) =>
+    api.call<{ data: { access_token: string; refresh_token: string } }>('POST', '/v1/oauth/token', {
+      headers: { ...FORM, 'x-client-id': clientId },
+      body: `grant_type=refresh_token&refresh_token=${refreshToken}`,
+    });
+  const basicToken = (clientId: string, secret: string) =>
+    api.call('POST', '/v1/oauth/token', {
+      headers: { ...FORM, 'x-client-id': clientId, authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+      body: 'grant_type=client_credentials',
+    });
+  const dataCall = (token: string, clientId: string) => api.call('GET', TOTALS, { headers: authHeaders(token, clientId, 'cust-1') });
+
+  beforeAll(async () => {
+    api = await startApi({ fixtures: ['hand-computed.ndjson'] });
+    // What `afford clients create --id X --rotate` runs.
+    clients = new ClientsService(new ClientsRepository(api.store));
+  });
+  afterAll(async () => api.close());
+
+  it('refuses every token issued before it, refresh tokens included, and honours the new ones', async () => {
+    const first = await api.createClient('client-a');
+    const old = await api.token(first);
+    const refreshed = await refresh('client-a', old.refresh_token);
+    expect(refreshed.status).toBe(200);
+    const chained = refreshed.body.data;
+    expect((await dataCall(old.access_token, 'client-a')).status).toBe(200);
+
+    const rotated = await clients.rotateSecret('client-a', 'test client-a');
+    expect(rotated).toBeDefined();
+
+    for (const token of [old.access_token, chained.access_token]) {
+      const res = await dataCall(token, 'client-a');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(SEED_401);
+    }
+    for (const token of [old.refresh_token, chained.refresh_token]) {
+      const res = await refresh('client-a', token);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(SEED_401);
+    }
+    expect((await basicToken('client-a', first.client_secret)).status).toBe(401);
+
+    const fresh = await api.token(rotated ?? first);
+    expect((await dataCall(fresh.access_token, 'client-a')).status).toBe(200);
+    const next = await refresh('client-a', fresh.refresh_token);
+    expect(next.status).toBe(200);
+    expect((await dataCall(next.body.data.access_token, 'client-a')).status).toBe(200);
+  });
+
+  it("leaves other clients' tokens alone, and refuses a second rotation's predecessors too", async () => {
+    const b = await api.createClient('client-b');
+    const tokenB = (await api.token(b)).access_token;
+    const c = await api.createClient('client-c');
+    const tokenC = (await api.token(c)).access_token;
+    const once = await clients.rotateSecret('client-c', 'c');
+    const tokenC1 = (await api.token(once ?? c)).access_token;
+    await clients.rotateSecret('client-c', 'c');
+    expect((await api.call('GET', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b') })).status).toBe(200);
+    for (const token of [tokenC, tokenC1]) expect((await api.call('GET', '/aggregations/v2/buckets', { headers: authHeaders(token, 'client-c') })).status).toBe(401);
+  });
+});
