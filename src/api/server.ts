@@ -41,6 +41,8 @@ export interface ApiDeps {
   metrics?: IngestMetrics;
   /** False while the DB cannot serve (starting, stopping): every call but /healthz then gets 503. */
   isReady?: () => boolean;
+  /** False while start-up work (the demo's first ingest) is running: /readyz alone answers 503, other calls are served. */
+  isStartedUp?: () => boolean;
   /** The ingest pipeline, which HTTP ingestion writes through like Kafka and files. */
   pipeline?: IngestPipeline;
   /** Refresh tasks (POST/GET /v1/open-banking/refresh); the routes exist only when given. */
@@ -94,7 +96,8 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   await services.buckets.installBuiltIns();
   const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
 
-  healthRoutes(router, deps.store, isReady);
+  const isStartedUp = deps.isStartedUp ?? (() => true);
+  healthRoutes(router, deps.store, () => isReady() && isStartedUp());
   for (const routes of RESOURCE_ROUTES) routes(router, services);
   if (deps.refresh) refreshRoutes(router, deps.refresh);
   if (deps.ingestion) ingestRoutes(router, deps.ingestion);
