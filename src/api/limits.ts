@@ -12,9 +12,9 @@ export const MAX_ID_LENGTH = 200;
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
 /**
- * HTTP ingest takes at most 1,000 transactions; 8 KB each is a transaction
- * with every text field at its ingest maximum (description 1,000 characters,
- * ids 200, other text 500), so a full request always fits.
+ * HTTP ingest takes at most 1,000 transactions, 8 KB each: a transaction with
+ * its text fields at their ingest maxima (description 1,000 characters, ids
+ * 200, other text 500) in two-byte UTF-8 is under 7 KB, so a full request fits.
  */
 export const INGEST_BODY_LIMIT = MAX_INGEST_TRANSACTIONS * 8 * 1024;
 
