@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/api/services/clients.service.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { afford, startServe } from '../helpers/afford-process.js';
 import { SEED_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -70,4 +74,38 @@ describe('rotating a client secret', () => {
     expect((await api.call('GET', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b') })).status).toBe(200);
     for (const token of [tokenC, tokenC1]) expect((await api.call('GET', '/aggregations/v2/buckets', { headers: authHeaders(token, 'client-c') })).status).toBe(401);
   });
+});
+
+describe('`afford clients create --rotate` while `afford serve` runs', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'afford-rotate-'));
+  const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'silent' };
+  let serve: Awaited<ReturnType<typeof startServe>>;
+
+  beforeAll(async () => {
+    serve = await startServe(env);
+  });
+  afterAll(async () => {
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const tokenCall = (body: string, extra: Record<string, string> = {}) =>
+    fetch(`${serve.address}/v1/oauth/token`, { method: 'POST', headers: { ...FORM, 'x-client-id': 'client-r', ...extra }, body });
+
+  it('refuses the refresh and access tokens issued before the rotation', async () => {
+    const created = await afford(['clients', 'create', '--id', 'client-r', '--name', 'r', '--json'], env);
+    const { client_secret: secret } = JSON.parse(created.stdout) as { client_secret: string };
+    const basic = { authorization: `Basic ${Buffer.from(`client-r:${secret}`).toString('base64')}` };
+    const old = ((await (await tokenCall('grant_type=client_credentials', basic)).json()) as { data: { access_token: string; refresh_token: string } }).data;
+    const buckets = (token: string) => fetch(`${serve.address}/aggregations/v2/buckets`, { headers: authHeaders(token, 'client-r') });
+    expect((await buckets(old.access_token)).status).toBe(200);
+
+    const rotated = await afford(['clients', 'create', '--id', 'client-r', '--name', 'r', '--rotate', '--json'], env);
+    expect(rotated.code).toBe(0);
+    expect((await tokenCall(`grant_type=refresh_token&refresh_token=${old.refresh_token}`)).status).toBe(401);
+    expect((await buckets(old.access_token)).status).toBe(401);
+    const { client_secret: next } = JSON.parse(rotated.stdout) as { client_secret: string };
+    const fresh = await tokenCall('grant_type=client_credentials', { authorization: `Basic ${Buffer.from(`client-r:${next}`).toString('base64')}` });
+    expect(fresh.status).toBe(200);
+  }, 60_000);
 });
