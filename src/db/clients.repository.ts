@@ -34,12 +34,14 @@ export class ClientsRepository {
     await this.store.write((conn) => queryFile(conn, 'queries/api/insert-client', { client_id: clientId, name, secret_hash: secretHash }));
   }
 
-  /** Replaces the secret (and name) of an existing client; false when there is none. */
+  /** Replaces the secret (and name) of an existing client, revoking its tokens; false when there is none. */
   async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
     return this.store.write(async (conn) => {
       const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
+      // Moves the client's token generation on: every token issued before is refused from now.
+      await queryFile(conn, 'queries/api/record-secret-rotation', { client_id: clientId });
       return true;
     });
   }
