@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
+import { INGEST_BODY_LIMIT, MAX_FIELD_ERRORS } from '../../src/api/limits.js';
 import { ClientsService } from '../../src/api/services/clients.service.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../src/tasks/ingestion.js';
@@ -51,6 +51,19 @@ describe('the HTTP ingest body limit', () => {
     const res = await fetch(`${svc.base}/v2/ingest/transactions`, { method: 'POST', headers, body });
     expect(res.status).toBe(202);
   }, 60_000);
+
+  it('answers 200,000 bad items with a short error listing 50 of them', async () => {
+    const body = JSON.stringify(Array.from({ length: 200_000 }, () => ({})));
+    const res = await fetch(`${svc.base}/v2/ingest/transactions`, { method: 'POST', headers, body });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(10_000);
+    const errors = (JSON.parse(text) as { errors: Record<string, string> }).errors;
+    expect(Object.keys(errors)).toHaveLength(MAX_FIELD_ERRORS + 1);
+    // Each item names one or two fields: at least all the others are counted in the note.
+    const more = /^(\d+) more fields are invalid and not listed$/.exec(errors['_more'] ?? '');
+    expect(Number(more?.[1])).toBeGreaterThanOrEqual(200_000 - MAX_FIELD_ERRORS);
+  });
 
   it('answers a larger body 413 with the error body, before reading it', async () => {
     const res = await rawRequest(svc.base, httpText('POST', '/v2/ingest/transactions', { ...headers, 'content-length': String(INGEST_BODY_LIMIT + 1) }, '['));
