@@ -17,18 +17,31 @@ export interface RunningService {
   metrics: IngestMetrics;
   server: FastifyInstance;
   address: string;
+  /** Says that start-up work (the demo's first ingest and jobs) is done: /readyz answers 200 from then on. */
+  markReady: () => void;
   stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  /**
+   * True when the composing code still has work to do before the service can
+   * answer truly (the demo ingests and runs its jobs first): /readyz answers
+   * 503 until it calls markReady().
+   */
+  startUpWork?: boolean;
 }
 
 /**
  * The worker process: one store, the ingest pipeline, the scheduler and the
  * API, stopped in reverse order on SIGTERM.
  */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
   const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
   const pipeline = new IngestPipeline(store, logger.child({ component: 'ingest' }));
   const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
   const metrics = new IngestMetrics();
+  // Every source counts: Kafka, HTTP ingest, and files ingested through the service.
+  metrics.watch(store);
   // Created now, run once the rest is up: refresh tasks wait on its offsets (catchUp).
   const kafka = config.AFFORD_KAFKA_BROKERS?.length
     ? await KafkaIngest.create({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
@@ -37,7 +50,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const tasks = await startTaskRuntime({ store, pipeline, config, logger, catchUp: kafka?.catchUpProbe() });
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;
-  const apiDeps = { store, config, logger, metrics, isReady: () => ready, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: tasks.keys };
+  let startedUp = !options.startUpWork;
+  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: tasks.keys };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
   kafka?.run();
@@ -50,6 +64,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     metrics,
     server,
     address,
+    markReady: () => {
+      if (startedUp) return;
+      startedUp = true;
+      logger.info('start-up work done: ready');
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;

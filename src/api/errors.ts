@@ -1,3 +1,5 @@
+import { MAX_FIELD_ERRORS } from './limits.js';
+
 /**
  * Every coded error of the API, defined once: name -> (status, code_id,
  * message). Code throws them by name (`throw apiError('NOT_FOUND')`), and the
@@ -45,8 +47,24 @@ export function apiError(name: ErrorName, detail: ApiErrorDetail = {}): ApiError
   return new ApiError(name, detail);
 }
 
+/** The key under which a capped error list says how many fields it left out. */
+export const MORE_ERRORS_KEY = '_more';
+
+/**
+ * At most MAX_FIELD_ERRORS fields, then one note of how many more: a body of
+ * 200,000 bad items gives a short answer (and a short log line), not megabytes.
+ */
+export function capErrors(errors: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(errors);
+  if (keys.length <= MAX_FIELD_ERRORS) return errors;
+  const kept: Record<string, string> = {};
+  for (const key of keys.slice(0, MAX_FIELD_ERRORS)) kept[key] = errors[key] as string;
+  kept[MORE_ERRORS_KEY] = `${keys.length - MAX_FIELD_ERRORS} more fields are invalid and not listed`;
+  return kept;
+}
+
 export function validationError(errors: Record<string, string>): ApiError {
-  return new ApiError('FAILED_VALIDATION', { errors });
+  return new ApiError('FAILED_VALIDATION', { errors: capErrors(errors) });
 }
 
 /** The error body of a 4xx, in the seed's format. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticate.js';
 import type { AuthContext, AuthLevel } from './auth/context.js';
+import { bodyLimitFor } from './limits.js';
 import { parseOrThrow } from './validation.js';
 
 declare module 'fastify' {
@@ -100,6 +101,7 @@ export class Router {
     this.app.route({
       method: spec.method as HTTPMethods,
       url: spec.url,
+      bodyLimit: bodyLimitFor(spec.operationId),
       config: { operationId: spec.operationId, auth: spec.auth },
       onRequest: async (request, reply) => {
         request.auth = await this.authenticate(request, spec.auth);

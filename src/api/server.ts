@@ -8,6 +8,8 @@ import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
 import { apiError } from './errors.js';
 import { installErrorHandler } from './error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
+import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES } from './limits.js';
 import { installNotFound } from './not-found.js';
 import { Router } from './router.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -39,6 +41,8 @@ export interface ApiDeps {
   metrics?: IngestMetrics;
   /** False while the DB cannot serve (starting, stopping): every call but /healthz then gets 503. */
   isReady?: () => boolean;
+  /** False while start-up work (the demo's first ingest) is running: /readyz alone answers 503, other calls are served. */
+  isStartedUp?: () => boolean;
   /** The ingest pipeline, which HTTP ingestion writes through like Kafka and files. */
   pipeline?: IngestPipeline;
   /** Refresh tasks (POST/GET /v1/open-banking/refresh); the routes exist only when given. */
@@ -64,13 +68,15 @@ const RESOURCE_ROUTES: readonly ResourceRoutes[] = [
   affordabilityRoutes,
 ];
 
-const FORM_BODY_LIMIT = 16 * 1024;
-
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
 export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
+  const logger = deps.logger.child({ component: 'api' });
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_BYTES },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: clientErrorHandler(logger),
   });
   const isReady = deps.isReady ?? (() => true);
 
@@ -88,9 +94,10 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
   const services = createServices(deps.store, tokens);
   await services.buckets.installBuiltIns();
-  const router = new Router(app, createAuthenticator(tokens, services.customers));
+  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
 
-  healthRoutes(router, deps.store, isReady);
+  const isStartedUp = deps.isStartedUp ?? (() => true);
+  healthRoutes(router, deps.store, () => isReady() && isStartedUp());
   for (const routes of RESOURCE_ROUTES) routes(router, services);
   if (deps.refresh) refreshRoutes(router, deps.refresh);
   if (deps.ingestion) ingestRoutes(router, deps.ingestion);

@@ -33,7 +33,8 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
       genProgress.end();
       process.stdout.write(`1/4 generated ${stats.lines} events for ${opts.customers} customers into ${eventsFile}\n`);
 
-      const service = await startService(ctx.config, ctx.logger);
+      // Not ready (/readyz 503) until the data is in and the jobs have run.
+      const service = await startService(ctx.config, ctx.logger, { startUpWork: true });
       const admin = startAdminServer({ store: service.store, config: ctx.config, logger: ctx.logger }, buildProgram);
       stopOnSignals({ ...service, stop: async () => { await admin.close(); await service.stop(); } }, ctx.logger);
       const started = Date.now();
@@ -49,6 +50,7 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
         const result = await runJob(job, { store: service.store, config: ctx.config, logger: ctx.logger }, 'cli');
         process.stdout.write(`3/4 job ${job.name}: ${result.status}: ${result.message}\n`);
       }
+      service.markReady();
       process.stdout.write(`4/4 serving on ${service.address} (try ${service.address}/healthz); Ctrl-C stops\n`);
       process.stdout.write(`try the API:\n${(await demoCurlLines(service.store, service.address)).map((l) => `  ${l}`).join('\n')}\n`);
       const sample = await writeSamplePdf(service.store, path.join(dataDir, 'sample-affordability-report.pdf'));

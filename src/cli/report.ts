@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
+import { isKnownCurrency } from '../domain/currencies.js';
 import { addMonths, isMonth, lastCompleteMonths, monthCount } from '../domain/months.js';
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { findForeignAccounts } from '../reports/report-repository.js';
@@ -41,7 +42,7 @@ export function registerReport(program: Command): void {
       const range = { from: opts.from ?? addMonths(to, -5), to };
       if (monthCount(range) < 1) return fail('--from must not be after --to');
       if (monthCount(range) > 120) return fail('a report covers at most 120 months');
-      if (!/^[A-Z]{3}$/.test(opts.currency)) return fail('--currency must be a 3-letter code such as GBP');
+      if (!isKnownCurrency(opts.currency)) return fail(`--currency ${opts.currency} is not an ISO 4217 currency code such as GBP`);
       const ctx = cliContext();
       const accountIds = opts.account.length ? opts.account : undefined;
       await withStore(ctx, async (store) => {

@@ -11,12 +11,15 @@ export interface ApiClient {
 
 export interface ApiClientWithHash extends ApiClient {
   secretHash: string;
+  /** Moves on at each secret rotation; tokens of an earlier generation are refused. */
+  tokenGeneration: number;
 }
 
 interface ClientRow {
   client_id: string;
   name: string;
   secret_hash?: string;
+  token_generation?: number | bigint;
   created_at: string;
 }
 
@@ -31,12 +34,14 @@ export class ClientsRepository {
     await this.store.write((conn) => queryFile(conn, 'queries/api/insert-client', { client_id: clientId, name, secret_hash: secretHash }));
   }
 
-  /** Replaces the secret (and name) of an existing client; false when there is none. */
+  /** Replaces the secret (and name) of an existing client, revoking its tokens; false when there is none. */
   async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
     return this.store.write(async (conn) => {
       const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
+      // Moves the client's token generation on: every token issued before is refused from now.
+      await queryFile(conn, 'queries/api/record-secret-rotation', { client_id: clientId });
       return true;
     });
   }
@@ -44,7 +49,7 @@ export class ClientsRepository {
   async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {
     const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }));
     const row = rows[0];
-    return row ? { ...toClient(row), secretHash: row.secret_hash ?? '' } : undefined;
+    return row ? { ...toClient(row), secretHash: row.secret_hash ?? '', tokenGeneration: Number(row.token_generation ?? 0) } : undefined;
   }
 
   async listClients(): Promise<ApiClient[]> {

@@ -4,21 +4,21 @@ import { findModel, hasPair, modelPairs, pairKey, type CategoryPair } from './ta
 const snakeCase = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 export const criterionSchema = z.object({
-  bucket_l2: z.string().regex(snakeCase, 'must be a snake case name'),
-  category_l1: z.string().min(1, 'is required'),
-  category_l2: z.string().min(1, 'is required'),
+  bucket_l2: z.string().max(200, 'must be at most 200 characters').regex(snakeCase, 'must be a snake case name'),
+  category_l1: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  category_l2: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
   additional_data: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const bucketGroupSchema = z.object({
-  bucket_l1: z.string().regex(snakeCase, 'must be a snake case name'),
+  bucket_l1: z.string().max(200, 'must be at most 200 characters').regex(snakeCase, 'must be a snake case name'),
   criteria: z.array(criterionSchema).min(1, 'must have at least one criterion'),
   additional_data: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const bucketDefinitionBodySchema = z.object({
   name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  categorisation_model: z.string().min(1, 'is required'),
+  categorisation_model: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
   buckets: z.array(bucketGroupSchema).min(1, 'must have at least one bucket').max(100, 'must have at most 100 buckets'),
 });
 

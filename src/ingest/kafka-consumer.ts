@@ -67,6 +67,8 @@ export class KafkaIngest {
     private readonly offsetReader: OffsetReader,
   ) {
     this.log = deps.logger.child({ component: 'kafka-ingest' });
+    // Batches are counted where every source's are: when they commit on the store.
+    deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
     this.committer = new GroupCommitter(writer, deps.settings.batchRows);
   }

@@ -62,7 +62,6 @@ export class KafkaBatchWriter {
     });
     const seconds = (performance.now() - started) / 1000;
     this.poisonInARow = 0;
-    this.metrics.record(result, 'kafka', seconds);
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(
       {

@@ -1,4 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../db/store.js';
+import { onEveryCommit } from './pipeline.js';
 import type { BatchResult } from './types.js';
 
 /** Prometheus metrics of one worker process; served at /metrics. */
@@ -6,8 +8,8 @@ export class IngestMetrics {
   readonly registry = new Registry();
   readonly events = new Counter({
     name: 'afford_events_ingested_total',
-    help: 'Events ingested, by type and outcome (applied, unchanged)',
-    labelNames: ['type', 'outcome'] as const,
+    help: 'Events ingested, by source (file, http, kafka), type and outcome (applied, unchanged)',
+    labelNames: ['source', 'type', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly deadLetters = new Counter({
@@ -18,7 +20,8 @@ export class IngestMetrics {
   });
   readonly batchDuration = new Histogram({
     name: 'afford_ingest_batch_duration_seconds',
-    help: 'Time to validate and commit one ingest batch',
+    help: 'Time to validate and commit one ingest batch, by source',
+    labelNames: ['source'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
@@ -45,12 +48,25 @@ export class IngestMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'afford_' });
   }
 
+  private readonly watched = new WeakSet<Store>();
+
+  /**
+   * Counts every batch committed on this store, from any source and through
+   * any pipeline (Kafka, HTTP ingest, a file ingest run by the service).
+   * Watching a store twice counts it once.
+   */
+  watch(store: Store): void {
+    if (this.watched.has(store)) return;
+    this.watched.add(store);
+    onEveryCommit(store, (result, batch) => this.record(result, batch.source, batch.seconds));
+  }
+
   record(result: BatchResult, source: string, seconds: number): void {
     for (const [type, outcome] of Object.entries(result.byType)) {
-      if (outcome.applied) this.events.inc({ type, outcome: 'applied' }, outcome.applied);
-      if (outcome.skipped) this.events.inc({ type, outcome: 'unchanged' }, outcome.skipped);
+      if (outcome.applied) this.events.inc({ source, type, outcome: 'applied' }, outcome.applied);
+      if (outcome.skipped) this.events.inc({ source, type, outcome: 'unchanged' }, outcome.skipped);
     }
     if (result.deadLetters.length) this.deadLetters.inc({ source }, result.deadLetters.length);
-    this.batchDuration.observe(seconds);
+    this.batchDuration.observe({ source }, seconds);
   }
 }

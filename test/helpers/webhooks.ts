@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { TokenService } from '../../src/api/auth/tokens.js';
 import { buildServer } from '../../src/api/server.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { ClientsRepository } from '../../src/db/clients.repository.js';
 import { Store } from '../../src/db/store.js';
+import { hashSecret } from '../../src/domain/secrets.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
 import type { BatchResult } from '../../src/ingest/types.js';
 import { startTaskRuntime, type TaskRuntime } from '../../src/tasks/runtime.js';
@@ -79,7 +81,10 @@ export class ServiceUnderTest {
 
   /** Headers of an authenticated call for a client (and a customer). */
   async auth(clientId: string, customerId?: string): Promise<Record<string, string>> {
-    const { access_token } = await new TokenService(TOKEN_SECRET).issue(clientId);
+    // A token is honoured only for a client that exists, at its current token generation.
+    const clients = new ClientsRepository(this.store);
+    if (!(await clients.getClient(clientId))) await clients.insertClient(clientId, `test ${clientId}`, hashSecret(`${clientId}-secret`));
+    const { access_token } = await new TokenService(TOKEN_SECRET).issue(clientId, 0);
     return { authorization: `Bearer ${access_token}`, 'x-client-id': clientId, ...(customerId ? { 'x-customer-id': customerId } : {}) };
   }
 

@@ -131,8 +131,8 @@ describe('Kafka ingest into DuckDB', () => {
 
       const text = await metrics.registry.metrics();
       expect(text).toContain(`afford_dead_letters_total{source="kafka"} ${expectedDead}`);
-      expect(text).toMatch(/afford_events_ingested_total\{type="transaction.upserted",outcome="applied"\} \d+/);
-      expect(text).toMatch(/afford_ingest_batch_duration_seconds_count \d+/);
+      expect(text).toMatch(/afford_events_ingested_total\{source="kafka",type="transaction.upserted",outcome="applied"\} \d+/);
+      expect(text).toMatch(/afford_ingest_batch_duration_seconds_count\{source="kafka"\} \d+/);
       expect(text).toMatch(/afford_kafka_committed_offset\{topic="afford.transactions.v1",partition="\d"\} \d+/);
       expect(text).not.toMatch(/afford_kafka_consumer_lag\{[^}]*\} [1-9]/);
     } finally {

@@ -1,3 +1,4 @@
-SELECT client_id, name, secret_hash, created_at
-FROM api_clients
-WHERE client_id = $client_id;
+SELECT c.client_id, c.name, c.secret_hash, c.created_at,
+       (SELECT count(*) FROM api_client_secret_rotations r WHERE r.client_id = c.client_id) AS token_generation
+FROM api_clients c
+WHERE c.client_id = $client_id;

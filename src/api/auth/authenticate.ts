@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import type { ClientsRepository } from '../../db/clients.repository.js';
 import { verifySecret } from '../../domain/secrets.js';
 import { apiError } from '../errors.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
+import { currentTokenClient } from './current-token.js';
 import { bearerToken, header } from './headers.js';
 import type { TokenService } from './tokens.js';
 
@@ -12,19 +14,20 @@ export interface Authenticator {
 
 /**
  * The checks of every call but the token call, in order:
- * 1. a valid, unexpired access token whose client is the X-Client-ID (else 401);
+ * 1. a valid, unexpired access token, issued under its client's current
+ *    secret, whose client is the X-Client-ID (else 401);
  * 2. on customer routes, an X-Customer-ID (else 401) of a customer of that
  *    client (else 404): another client's customer of the same id is not seen;
  * 3. for a customer that is not hosted, the right X-Customer-Secret, compared
  *    in constant time (else 401).
  */
-export function createAuthenticator(tokens: TokenService, customers: CustomersRepository): Authenticator {
+export function createAuthenticator(tokens: TokenService, clients: ClientsRepository, customers: CustomersRepository): Authenticator {
   return async (request, level) => {
     if (level === 'none') return null;
     const token = bearerToken(request.headers);
     const clientId = header(request.headers, 'x-client-id');
     if (!token || !clientId) throw apiError('UNAUTHORISED');
-    const tokenClient = await tokens.verify(token, 'access');
+    const tokenClient = await currentTokenClient(tokens, clients, token, 'access');
     if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
     if (level === 'client') return { clientId };
 

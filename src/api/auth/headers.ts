@@ -1,9 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_CREDENTIAL_HEADER_LENGTH, MAX_ID_LENGTH } from '../limits.js';
 
-/** One header's value; Node lower-cases names, so X-Client-ID and X-Client-Id are the same. A repeated header counts as absent. */
+/** Ids are at most 200 characters wherever they are stored; a longer one cannot name anything. */
+const MAX_HEADER_LENGTH: Record<string, number> = {
+  'x-client-id': MAX_ID_LENGTH,
+  'x-customer-id': MAX_ID_LENGTH,
+};
+
+/**
+ * One header's value; Node lower-cases names, so X-Client-ID and X-Client-Id
+ * are the same. A repeated header, or one longer than its bound, counts as
+ * absent.
+ */
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  const key = name.toLowerCase();
+  const value = headers[key];
+  if (typeof value !== 'string' || value === '') return undefined;
+  return value.length <= (MAX_HEADER_LENGTH[key] ?? MAX_CREDENTIAL_HEADER_LENGTH) ? value : undefined;
 }
 
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {

@@ -16,9 +16,16 @@ export interface IssuedTokens {
 const ISSUER = 'afford';
 const ALGORITHM = 'HS256';
 
+/** What a valid token says: its client, and the generation of that client's secret it was issued under. */
+export interface VerifiedToken {
+  clientId: string;
+  generation: number;
+}
+
 /**
  * Access and refresh tokens are HS256 JWTs: `sub` is the client_id, `use`
- * tells the two kinds apart, `exp` ends them. Nothing else is in them, so a
+ * tells the two kinds apart, `gen` is the client's token generation (moved on
+ * by each secret rotation), `exp` ends them. Nothing else is in them, so a
  * leaked token names no customer.
  */
 export class TokenService {
@@ -28,29 +35,36 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(clientId: string): Promise<IssuedTokens> {
+  async issue(clientId: string, generation: number): Promise<IssuedTokens> {
     return {
-      access_token: await this.sign(clientId, 'access', ACCESS_TOKEN_SECONDS),
+      access_token: await this.sign(clientId, generation, 'access', ACCESS_TOKEN_SECONDS),
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
-      refresh_token: await this.sign(clientId, 'refresh', REFRESH_TOKEN_SECONDS),
+      refresh_token: await this.sign(clientId, generation, 'refresh', REFRESH_TOKEN_SECONDS),
     };
   }
 
-  /** The client_id of a valid, unexpired token of that use; undefined for anything else. */
-  async verify(token: string, use: TokenUse): Promise<string | undefined> {
+  /**
+   * The claims of a valid, unexpired token of that use; undefined for
+   * anything else. Whether its generation is still the client's is for the
+   * caller to check against the store.
+   */
+  async verify(token: string, use: TokenUse): Promise<VerifiedToken | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
       if (payload['use'] !== use || typeof payload.sub !== 'string' || payload.sub === '') return undefined;
-      return payload.sub;
+      // Tokens issued before generations existed carry none: they belong to generation 0.
+      const gen = payload['gen'] ?? 0;
+      if (typeof gen !== 'number' || !Number.isInteger(gen)) return undefined;
+      return { clientId: payload.sub, generation: gen };
     } catch {
       return undefined;
     }
   }
 
-  private sign(clientId: string, use: TokenUse, seconds: number): Promise<string> {
+  private sign(clientId: string, generation: number, use: TokenUse, seconds: number): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ use })
+    return new SignJWT({ use, gen: generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(clientId)

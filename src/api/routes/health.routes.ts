@@ -7,7 +7,10 @@ import type { Router } from '../router.js';
 const healthResponse = z.object({ status: z.literal('ok') });
 const readyResponse = z.object({ status: z.literal('ready') });
 
-/** Liveness (the process answers) and readiness (the DB answers a query). No auth, no envelope. */
+/**
+ * Liveness (the process answers) and readiness: start-up work is done and the
+ * DB answers a query. No auth, no envelope; not ready is the 503 error body.
+ */
 export function healthRoutes(router: Router, store: Store, isReady: () => boolean): void {
   router.add({
     method: 'GET',
@@ -24,7 +27,7 @@ export function healthRoutes(router: Router, store: Store, isReady: () => boolea
     method: 'GET',
     url: '/readyz',
     operationId: 'readyz_get',
-    summary: 'Readiness: the DB answers',
+    summary: 'Readiness: start-up work is done and the DB answers',
     tag: 'Operations',
     auth: 'none',
     response: readyResponse,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from '../../domain/currencies.js';
 
 /** Money as it leaves the service: a string decimal with 2 places, and a currency. */
 export const moneyOut = z.object({
@@ -34,7 +35,11 @@ export const queryFlag = z
   .optional()
   .transform((v) => v !== undefined && v !== 'false' && v !== '0');
 
-export const currencyParam = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
+/** A currency afford knows (ISO 4217): an unknown one is a 400, never an empty answer. */
+export const currencyParam = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code')
+  .refine(isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE);
 
 export const monthParam = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month formatted YYYY-MM');
 
@@ -60,4 +65,6 @@ export function isDayOnly(s: string): boolean {
 /** Comma list or repeated parameter -> list of non-empty strings. */
 export const listParam = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''));
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
+  .refine((items) => items.length <= 50, 'must list at most 50 values')
+  .refine((items) => items.every((s) => s.length <= 200), 'must list values of at most 200 characters');

@@ -19,6 +19,7 @@ import { TransactionsService } from './transactions.service.js';
 
 /** Every service of the API, built once per server from the store. Later resources add theirs here. */
 export interface ApiServices {
+  clients: ClientsRepository;
   customers: CustomersRepository;
   oauth: OAuthService;
   buckets: BucketsService;
@@ -34,9 +35,11 @@ export interface ApiServices {
 export function createServices(store: Store, tokens: TokenService): ApiServices {
   const monthlyTotals = new MonthlyTotalsRepository(store);
   const buckets = new BucketsService(new BucketDefinitionsRepository(store));
+  const clients = new ClientsRepository(store);
   return {
+    clients,
     customers: new CustomersRepository(store),
-    oauth: new OAuthService(new ClientsRepository(store), tokens),
+    oauth: new OAuthService(clients, tokens),
     buckets,
     bucketTotals: new BucketTotalsService(buckets, monthlyTotals),
     transactions: new TransactionsService(new TransactionsRepository(store), buckets),

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ClientsRepository } from '../../db/clients.repository.js';
 import { hashSecret, verifySecret } from '../../domain/secrets.js';
+import { currentTokenClient } from '../auth/current-token.js';
 import { basicCredentials, header } from '../auth/headers.js';
 import type { IssuedTokens, TokenService } from '../auth/tokens.js';
 import { apiError, validationError } from '../errors.js';
@@ -29,12 +30,14 @@ export class OAuthService {
       const client = await this.clients.getClient(clientId);
       const ok = verifySecret(basic.password, client?.secretHash ?? DUMMY_HASH);
       if (!client || !ok) throw apiError('UNAUTHORISED');
-      return this.tokens.issue(client.clientId);
+      return this.tokens.issue(client.clientId, client.tokenGeneration);
     }
     if (body.refresh_token === undefined) throw validationError({ refresh_token: 'is required' });
-    const tokenClient = await this.tokens.verify(body.refresh_token, 'refresh');
+    // A refresh token issued before the client's secret was rotated is refused like a forged one.
+    const tokenClient = await currentTokenClient(this.tokens, this.clients, body.refresh_token, 'refresh');
     if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
-    if (!(await this.clients.getClient(tokenClient))) throw apiError('UNAUTHORISED');
-    return this.tokens.issue(tokenClient);
+    const client = await this.clients.getClient(tokenClient);
+    if (!client) throw apiError('UNAUTHORISED');
+    return this.tokens.issue(tokenClient, client.tokenGeneration);
   }
 }

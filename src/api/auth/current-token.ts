@@ -1,0 +1,15 @@
+import type { ClientsRepository } from '../../db/clients.repository.js';
+import type { TokenService, TokenUse } from './tokens.js';
+
+/**
+ * The client of a token that is valid now: well signed, unexpired, of the
+ * right use, of a client that still exists, and issued under that client's
+ * current secret. A rotation refuses every token issued before it.
+ */
+export async function currentTokenClient(tokens: TokenService, clients: ClientsRepository, token: string, use: TokenUse): Promise<string | undefined> {
+  const verified = await tokens.verify(token, use);
+  if (!verified) return undefined;
+  const client = await clients.getClient(verified.clientId);
+  if (!client || client.tokenGeneration !== verified.generation) return undefined;
+  return client.clientId;
+}

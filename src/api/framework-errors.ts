@@ -1,0 +1,61 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../logger.js';
+import { MAX_ID_LENGTH } from './limits.js';
+import { errorBody, validationError } from './errors.js';
+
+/**
+ * What Fastify answers before any route is found: a path that is not valid
+ * percent-encoding, or a path segment too long to name anything. Both get the
+ * interface's 400 body instead of Fastify's, which names its internal codes.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiErr = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? validationError({ path: `a path segment must be at most ${MAX_ID_LENGTH} characters` })
+    : validationError({ path: 'must be valid percent-encoding' });
+  request.log.info({ status: apiErr.status, code_id: apiErr.codeId, reason: err.code }, 'request rejected');
+  void reply.code(apiErr.status).send(errorBody(apiErr, 'unknown'));
+}
+
+/** The status Node's parser meant, from its error code (HPE_*). */
+function statusOf(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'The request is not valid HTTP',
+  408: 'The request took too long to arrive',
+  431: 'The request headers are too large',
+};
+
+/** A raw HTTP/1.1 response carrying the interface's error body, for a request that never reached Fastify. */
+export function rawErrorResponse(status: number): string {
+  const body = JSON.stringify({ operation_id: 'unknown', code_id: 'request_validation', message: REASONS[status] ?? REASONS[400], errors: {} });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * Requests Node's HTTP parser refuses (malformed lines, headers over its
+ * limit, bad chunking) never reach Fastify: answer them here with the error
+ * body and close. Only the parser's code is logged: its raw packet holds the
+ * request's headers, credentials included.
+ */
+export function clientErrorHandler(logger: Logger): (err: Error & { code?: string }, socket: Socket) => void {
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = statusOf(err.code);
+    logger.info({ status, reason: err.code }, 'malformed request rejected');
+    if (socket.writable) socket.end(rawErrorResponse(status));
+    else socket.destroy();
+  };
+}
