@@ -1,11 +1,13 @@
+import { LIMITS } from '../domain/event-limits.js';
 import type { Logger } from '../logger.js';
 import { DeadLetterPublisher, DlqPublishError, type DeadMessage } from './dlq.js';
 import { partitionKey, recordPoison, saveOffset } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestMetrics } from './metrics.js';
 import type { IngestPipeline } from './pipeline.js';
+import { storeRejectionReason } from './isolate.js';
 import { dedupeKey } from './prepare.js';
-import type { RawItem } from './types.js';
+import type { RawItem, SourceRef } from './types.js';
 
 /** What the writer needs of the pipeline; tests put a failing one in its place. */
 export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'>;
@@ -22,6 +24,17 @@ const MAX_POISON_IN_A_ROW = 10;
 
 const keyText = (m: SourceMessage): string | null => (m.key === null ? null : m.key.toString('utf8'));
 const valueText = (m: SourceMessage): string => (m.value === null ? '' : m.value.toString('utf8'));
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A message as the pipeline takes it: a value that is not UTF-8 is refused, not stored with replacement characters. */
+function rawItemOf(m: SourceMessage, ref: SourceRef): RawItem {
+  if (m.value === null) return { raw: '', ref };
+  try {
+    return { raw: strictUtf8.decode(m.value), ref };
+  } catch {
+    return { raw: valueText(m).slice(0, LIMITS.rawPrefixChars), ref, refused: 'the message is not valid UTF-8' };
+  }
+}
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
 
 /**
@@ -47,7 +60,7 @@ export class KafkaBatchWriter {
     for (const { topic, partition, messages } of chunks) {
       for (const m of messages) {
         byRef.set(`${partitionKey(topic, partition)}@${m.offset}`, m);
-        items.push({ raw: valueText(m), ref: { source: 'kafka', sourceRef: topic, partition, offset: m.offset, key: keyText(m) } });
+        items.push(rawItemOf(m, { source: 'kafka', sourceRef: topic, partition, offset: m.offset, key: keyText(m) }));
       }
     }
     const started = performance.now();
@@ -82,10 +95,12 @@ export class KafkaBatchWriter {
   }
 
   /**
-   * Commits one partition's chunk, whatever is in it. When the store rejects
-   * it for a reason that is not an outage, the chunk is halved until the
-   * message at fault stands alone; that message becomes a dead letter and the
-   * rest goes in, so one poison message never stalls its partition.
+   * Commits one partition's chunk, whatever is in it. The pipeline already
+   * moves an event the store rejects to the dead letters; this is for a
+   * commit that fails otherwise, but for one message only (for example in a
+   * source hook): the chunk is halved until the message at fault stands
+   * alone; that message becomes a dead letter and the rest goes in, so one
+   * poison message never stalls its partition.
    */
   async write(chunk: PartitionChunk): Promise<void> {
     try {
@@ -109,7 +124,7 @@ export class KafkaBatchWriter {
     if (++this.poisonInARow > MAX_POISON_IN_A_ROW) {
       throw new Error(`the store rejected ${MAX_POISON_IN_A_ROW} events in a row; retrying instead of dead-lettering more`, { cause });
     }
-    const reason = `store rejected the event: ${(cause as Error).message ?? String(cause)}`.slice(0, 2000);
+    const reason = storeRejectionReason(cause);
     const offset = BigInt(message.offset);
     const raw = valueText(message);
     const ref = { source: 'kafka' as const, sourceRef: topic, partition, offset: message.offset };

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/db/store.js';
+import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { expectHostileOutcomes } from '../helpers/hostile.js';
+import { silentLogger } from '../helpers/store.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-hostile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/afford.mjs'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('hostile lines through afford ingest file', () => {
+  it('stores or dead-letters each line exactly as expected, and finishes', async () => {
+    expect(HOSTILE_LINES.length).toBeGreaterThanOrEqual(60);
+    const file = path.join(dir, 'hostile.ndjson');
+    // A byte order mark opens the file, as some editors write it: skipped, the first line still counts.
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    writeFileSync(file, Buffer.concat([bom, ...HOSTILE_LINES.flatMap((l) => [l.bytes, Buffer.from('\n')])]));
+    const db = path.join(dir, 'hostile.duckdb');
+
+    // Small batches, so that hostile lines share batches with valid ones.
+    const run = await runCli(['ingest', 'file', file, '--batch', '7'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'warn' });
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(0);
+    const dead = HOSTILE_LINES.filter((l) => l.outcome !== 'stored').length;
+    const stored = HOSTILE_LINES.length - dead;
+    expect(run.stdout).toContain(`read ${HOSTILE_LINES.length}, inserted ${stored}, updated 0, deleted 0, unchanged 0, dead letters ${dead}`);
+
+    const store = await Store.open(db, silentLogger);
+    try {
+      await expectHostileOutcomes(store, HOSTILE_LINES, 'line_number', (i) => String(i + 1));
+    } finally {
+      await store.close();
+    }
+
+    // Read again, the file changes nothing and adds no second dead letter.
+    const again = await runCli(['ingest', 'file', file, '--batch', '7'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'warn' });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`inserted 0, updated 0, deleted 0, unchanged ${stored}`);
+    const store2 = await Store.open(db, silentLogger);
+    try {
+      await expectHostileOutcomes(store2, HOSTILE_LINES, 'line_number', (i) => String(i + 1));
+    } finally {
+      await store2.close();
+    }
+  });
+});
