@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
-import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { queryRows } from '../../src/db/rows.js';
+import { HOSTILE_CLIENT, HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { expectHostileOutcomes } from '../helpers/hostile.js';
 import { silentLogger } from '../helpers/store.js';
+import { ServiceUnderTest } from '../helpers/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-hostile-'));
@@ -57,6 +59,31 @@ describe('hostile lines through afford ingest file', () => {
       await expectHostileOutcomes(store2, HOSTILE_LINES, 'line_number', (i) => String(i + 1));
     } finally {
       await store2.close();
+    }
+  });
+});
+
+describe('hostile lines through POST /v2/ingest/transactions', () => {
+  it('answers 202 or a 4xx with the error body for each, never 500, and stores exactly the accepted ones', async () => {
+    const service = await ServiceUnderTest.open(path.join(dir, 'http.duckdb'), { api: true });
+    try {
+      const headers = { ...(await service.auth(HOSTILE_CLIENT)), 'content-type': 'application/json' };
+      for (const line of HOSTILE_LINES) {
+        const res = await fetch(`${service.base}/v2/ingest/transactions`, { method: 'POST', headers, body: line.http.body });
+        const text = await res.text();
+        expect(res.status, `${line.name}: ${text.slice(0, 300)}`).toBe(line.http.status);
+        if (res.status >= 400) {
+          const body = JSON.parse(text) as Record<string, unknown>;
+          expect(Object.keys(body).sort(), line.name).toEqual(expect.arrayContaining(['code_id', 'errors', 'message', 'operation_id']));
+        }
+      }
+      const stored = await service.store.read((c) => queryRows<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
+      const expected = HOSTILE_LINES.flatMap((l) => (l.http.stored ? [l.stored?.transactionId as string] : []));
+      expect(stored.map((t) => t.transaction_id).sort()).toEqual([...new Set(expected)].sort());
+      // Still up.
+      expect((await fetch(`${service.base}/healthz`)).status).toBe(200);
+    } finally {
+      await service.close();
     }
   });
 });
