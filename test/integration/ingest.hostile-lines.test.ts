@@ -69,7 +69,7 @@ describe('hostile lines through POST /v2/ingest/transactions', () => {
     try {
       const headers = { ...(await service.auth(HOSTILE_CLIENT)), 'content-type': 'application/json' };
       for (const line of HOSTILE_LINES) {
-        const res = await fetch(`${service.base}/v2/ingest/transactions`, { method: 'POST', headers, body: line.http.body });
+        const res = await fetch(`${service.base}/v2/ingest/transactions`, { method: 'POST', headers, body: new Uint8Array(line.http.body) });
         const text = await res.text();
         expect(res.status, `${line.name}: ${text.slice(0, 300)}`).toBe(line.http.status);
         if (res.status >= 400) {
