@@ -33,7 +33,7 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
     let bytes = Buffer.concat(parts, held);
     parts = [];
     held = 0;
-    if (!overLong && bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
+    if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
     if (overLong || bytes.length > maxBytes) {
       overLong = false;
       return { lineNumber, raw: lossy.decode(bytes).slice(0, LIMITS.rawPrefixChars), refused: `the line is longer than ${maxBytes} bytes` };
