@@ -18,25 +18,3 @@ export async function loadStoredOffsets(store: Store): Promise<Map<string, bigin
 export async function saveOffset(conn: DuckDBConnection, topic: string, partition: number, nextOffset: bigint): Promise<void> {
   await runScript(conn, 'queries/kafka/save-offset', { topic, kafka_partition: partition, next_offset: nextOffset });
 }
-
-export interface PoisonRecord {
-  topic: string;
-  partition: number;
-  offset: bigint;
-  key: string | null;
-  raw: string;
-  reason: string;
-  dedupeKey: string;
-}
-
-export async function recordPoison(conn: DuckDBConnection, p: PoisonRecord): Promise<void> {
-  await runScript(conn, 'queries/kafka/record-poison', {
-    topic: p.topic,
-    kafka_partition: p.partition,
-    kafka_offset: p.offset,
-    message_key: p.key,
-    raw: p.raw,
-    reason: p.reason,
-    dedupe_key: p.dedupeKey,
-  });
-}

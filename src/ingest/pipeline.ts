@@ -82,11 +82,16 @@ export class IngestPipeline {
     });
   }
 
-  /** Writes the rows of `prepared` alone and rolls them back: undefined if the store takes them, else its error. */
+  /**
+   * Writes `prepared` with the pipeline's own hooks (rows in the store only)
+   * and rolls it all back: undefined if the store takes them, else its error.
+   * The source's hook is left out, as it may reach beyond the store (a DLQ).
+   */
   private async trial(prepared: readonly PreparedItem[]): Promise<unknown> {
     try {
       await this.store.write(async (conn) => {
-        await writeBatch(conn, prepared);
+        const r = await writeBatch(conn, prepared);
+        for (const hook of this.hooks) await hook(conn, r);
         throw new TrialRollback();
       });
     } catch (err) {
