@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { queryRows } from '../../src/db/rows.js';
-import { HOSTILE_CLIENT, HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { HOSTILE_CLIENT, HOSTILE_CUSTOMER, HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { expectHostileOutcomes } from '../helpers/hostile.js';
 import { silentLogger } from '../helpers/store.js';
 import { ServiceUnderTest } from '../helpers/webhooks.js';
@@ -82,6 +82,28 @@ describe('hostile lines through POST /v2/ingest/transactions', () => {
       expect(stored.map((t) => t.transaction_id).sort()).toEqual([...new Set(expected)].sort());
       // Still up.
       expect((await fetch(`${service.base}/healthz`)).status).toBe(200);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('takes the accepted ones together in one request, rejecting in the task only what the pipeline refuses', async () => {
+    const service = await ServiceUnderTest.open(path.join(dir, 'http-batch.duckdb'), { api: true });
+    try {
+      const accepted = HOSTILE_LINES.filter((l) => l.http.status === 202);
+      const transactions = accepted.flatMap((l) => (JSON.parse(l.http.body.toString('utf8')) as Array<{ transactions: unknown[] }>)[0]?.transactions ?? []);
+      const res = await service.call<{ data: { task_id: string } }>('POST', '/v2/ingest/transactions', {
+        headers: await service.auth(HOSTILE_CLIENT),
+        body: [{ customer_id: HOSTILE_CUSTOMER, transactions }],
+      });
+      expect(res.status).toBe(202);
+      const stored = accepted.filter((l) => l.http.stored);
+      const [task] = await service.store.read((c) => queryRows<{ detail: string }>(c, `SELECT detail::VARCHAR AS detail FROM tasks WHERE task_id = '${res.body.data.task_id}'`));
+      // Transactions with the same id count once as inserted, then as updated.
+      const ids = new Set(stored.map((l) => l.stored?.transactionId));
+      expect(JSON.parse(task?.detail ?? '{}')).toMatchObject({ transactions: accepted.length, inserted: ids.size, rejected: accepted.length - stored.length });
+      const rows = await service.store.read((c) => queryRows<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
+      expect(rows.map((t) => t.transaction_id).sort()).toEqual([...ids].sort());
     } finally {
       await service.close();
     }
