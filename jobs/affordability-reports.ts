@@ -5,7 +5,7 @@ import { saveReports, type ArchivedReport } from '../src/reports/report-archive.
 import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { renderReportPdf } from '../src/reports/report-pdf.js';
-import { listCustomerIds, readReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomers, readReportRows, reportKey, type CustomerKey, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -30,10 +30,14 @@ export interface AffordabilityJobOptions {
 
 const DEFAULT_CHUNK_SIZE = 500;
 
-/** Where a customer's PDF goes: customer ids are arbitrary text, so they are encoded into one safe file name. */
+/**
+ * Where a customer's PDF goes: one folder per client, since two clients may
+ * use the same customer id. Ids are arbitrary text, so each is encoded into
+ * one safe file name.
+ */
 export function reportPdfPath(dir: string, report: AffordabilityReport): string {
   const m = report.metadata;
-  return path.join(dir, `${m.month_from}_${m.month_to}`, `${encodeURIComponent(m.customer_id)}.pdf`);
+  return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
 }
 
 async function writePdf(dir: string, report: AffordabilityReport): Promise<string> {
@@ -60,16 +64,28 @@ function safeDecode(name: string): string | undefined {
  * Removes the PDFs of customers the store no longer has (deleted since an
  * earlier run), in every range folder: their data must not outlive them here.
  */
-async function pruneDeletedCustomers(dir: string, customers: ReadonlySet<string>): Promise<number> {
+async function pruneDeletedCustomers(dir: string, customers: readonly CustomerKey[]): Promise<number> {
+  const keys = new Set(customers.map(reportKey));
+  const ids = new Set(customers.map((c) => c.customerId));
   let removed = 0;
+  const prune = async (folder: string, isKept: (customerId: string) => boolean): Promise<void> => {
+    for (const file of await readdir(folder, { withFileTypes: true })) {
+      const customerId = file.isFile() && file.name.endsWith('.pdf') ? safeDecode(file.name.slice(0, -4)) : undefined;
+      if (customerId === undefined || isKept(customerId)) continue; // not one of ours, or still a customer
+      await rm(path.join(folder, file.name), { force: true });
+      removed++;
+    }
+  };
   const folders = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const folder of folders) {
     if (!folder.isDirectory() || !RANGE_FOLDER.test(folder.name)) continue;
-    for (const file of await readdir(path.join(dir, folder.name))) {
-      const customerId = file.endsWith('.pdf') ? safeDecode(file.slice(0, -4)) : undefined;
-      if (customerId === undefined || customers.has(customerId)) continue; // not one of ours, or still a customer
-      await rm(path.join(dir, folder.name, file), { force: true });
-      removed++;
+    const rangeDir = path.join(dir, folder.name);
+    // PDFs written before there was a folder per client: kept while any client has the customer id.
+    await prune(rangeDir, (customerId) => ids.has(customerId));
+    for (const sub of await readdir(rangeDir, { withFileTypes: true })) {
+      const clientId = sub.isDirectory() ? safeDecode(sub.name) : undefined;
+      if (clientId === undefined) continue;
+      await prune(path.join(rangeDir, sub.name), (customerId) => keys.has(reportKey({ clientId, customerId })));
     }
   }
   return removed;
@@ -92,16 +108,16 @@ interface RunState {
  * the PDFs written. Chunks bound the memory a run needs, whatever the
  * number of customers.
  */
-async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customerIds: readonly string[]): Promise<void> {
+async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerKey[]): Promise<void> {
   const log = ctx.logger.child({ job: 'affordability-reports' });
   let started = Date.now();
   let byCustomer: Awaited<ReturnType<typeof readReportRows>>;
   try {
-    byCustomer = await readReportRows(ctx.store, { customerIds, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY });
+    byCustomer = await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY });
   } catch (err) {
     // The chunk's customers fail together; the next chunk may well succeed.
-    state.failed.push(...customerIds);
-    log.error({ err, customers: customerIds.length, first_customer_id: customerIds[0] }, 'affordability report query failed for a chunk; continuing');
+    state.failed.push(...customers.map((c) => c.customerId));
+    log.error({ err, customers: customers.length, first_customer_id: customers[0]?.customerId }, 'affordability report query failed for a chunk; continuing');
     return;
   }
   state.ms.query += Date.now() - started;
@@ -110,19 +126,20 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   const archived: ArchivedReport[] = [];
   const forPdf: AffordabilityReport[] = [];
   const longest = state.ranges.at(-1)?.months;
-  for (const [customerId, rows] of byCustomer) {
+  for (const rows of byCustomer.values()) {
+    const { client_id: clientId, customer_id: customerId } = rows.accounts;
     try {
       await options.beforeCustomer?.(customerId);
       const mine = state.ranges.map((r) => ({
         rangeMonths: r.months,
-        report: assembleReport({ request: { customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt }),
+        report: assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt }),
       }));
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
       if (pdfReport) forPdf.push(pdfReport);
     } catch (err) {
       state.failed.push(customerId);
-      log.error({ customer_id: customerId, err }, 'affordability report failed for customer; continuing');
+      log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');
     }
   }
   state.ms.assemble += Date.now() - started;
@@ -157,17 +174,17 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pdfs: 0,
     ms: { query: 0, assemble: 0, store: 0, pdf: 0 },
   };
-  const customerIds = await listCustomerIds(ctx.store);
+  const customers = await listCustomers(ctx.store);
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  for (let i = 0; i < customerIds.length; i += chunkSize) {
-    await runChunk(ctx, options, state, customerIds.slice(i, i + chunkSize));
-    ctx.progress?.(Math.min(i + chunkSize, customerIds.length), customerIds.length);
+  for (let i = 0; i < customers.length; i += chunkSize) {
+    await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
+    ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
   }
-  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, new Set(customerIds)) : 0;
+  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
 
   const result = {
-    customers: customerIds.length,
-    succeeded: customerIds.length - state.failed.length,
+    customers: customers.length,
+    succeeded: customers.length - state.failed.length,
     failed: state.failed.length,
     failed_customers: state.failed.slice(0, 20),
     reports_stored: state.stored,

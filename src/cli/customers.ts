@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { queryFile } from '../db/script.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import type { BatchResult } from '../ingest/types.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
+import { resolveCustomerClient } from './customer-client.js';
 
 export type CustomerDeletionOutcome = { deleted: true; clientId: string; result: BatchResult } | { deleted: false; reason: string };
 
@@ -14,16 +14,14 @@ export type CustomerDeletionOutcome = { deleted: true; clientId: string; result:
  * customers.deleted webhook commit together. The pipeline must have the
  * webhook hook attached (attachWebhooks).
  */
-export async function deleteCustomer(pipeline: IngestPipeline, customerId: string): Promise<CustomerDeletionOutcome> {
-  const [customer] = await pipeline.store.read((conn) =>
-    queryFile<{ client_id: string }>(conn, 'queries/api/get-customer', { customer_id: customerId }),
-  );
-  if (!customer) return { deleted: false, reason: `no customer ${customerId}` };
+export async function deleteCustomer(pipeline: IngestPipeline, customerId: string, client?: string): Promise<CustomerDeletionOutcome> {
+  const customer = await resolveCustomerClient(pipeline.store, customerId, client);
+  if (!customer.ok) return { deleted: false, reason: customer.reason };
   const event = {
     event_id: `cli-delete:${randomUUID()}`,
     type: 'customer.deleted',
     occurred_at: new Date().toISOString(),
-    client_id: customer.client_id,
+    client_id: customer.clientId,
     customer_id: customerId,
     data: {},
   };
@@ -32,7 +30,7 @@ export async function deleteCustomer(pipeline: IngestPipeline, customerId: strin
     const reason = result.deadLetters[0]?.reason ?? 'a newer event of this customer came first';
     return { deleted: false, reason: `customer ${customerId} was not deleted: ${reason}` };
   }
-  return { deleted: true, clientId: customer.client_id, result };
+  return { deleted: true, clientId: customer.clientId, result };
 }
 
 export function registerCustomers(program: Command): void {
@@ -40,15 +38,16 @@ export function registerCustomers(program: Command): void {
   customers
     .command('delete')
     .argument('<customer_id>', 'the customer to remove')
+    .option('--client <client_id>', "the customer's client (needed when two clients use the same customer id)")
     .description(
       'remove a customer and every row of their data (transactions, totals, reports, accounts, applications, tasks) in one transaction, then send the customers.deleted webhook',
     )
-    .action(async (customerId: string) => {
+    .action(async (customerId: string, opts: { client?: string }) => {
       const ctx = cliContext();
       const outcome = await withStore(ctx, async (store) => {
         const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
         attachWebhooks(pipeline, ctx.logger);
-        return deleteCustomer(pipeline, customerId);
+        return deleteCustomer(pipeline, customerId, opts.client);
       });
       if (!outcome.deleted) {
         const line = `afford customers delete: ${outcome.reason}\n`;

@@ -37,7 +37,7 @@ export async function writeSamplePdf(store: Store, file: string): Promise<{ cust
   const range = lastCompleteMonths(12);
   const customer = await new CustomersRepository(store).busiestHostedCustomer(lastCompleteMonths(DEFAULT_RANGE_MONTHS));
   if (!customer) return undefined;
-  const report = await buildReport(store, { customerId: customer.customerId, range, currency: 'GBP' });
+  const report = await buildReport(store, { ...customer, range, currency: 'GBP' });
   if (!report) return undefined;
   await writeFile(file, await renderReportPdf(report));
   return { customerId: customer.customerId, file };

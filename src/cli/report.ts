@@ -5,6 +5,7 @@ import { renderReportPdf } from '../reports/report-pdf.js';
 import { findForeignAccounts } from '../reports/report-repository.js';
 import { buildReport } from '../reports/report-service.js';
 import { cliContext, out, setExitCode, withStore, errOut } from './context.js';
+import { resolveCustomerClient } from './customer-client.js';
 
 interface ReportOptions {
   from?: string;
@@ -12,6 +13,7 @@ interface ReportOptions {
   account: string[];
   currency: string;
   pdf?: string;
+  client?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -31,6 +33,7 @@ export function registerReport(program: Command): void {
     .option('--account <account_id>', 'restrict to this account; repeat for more', collect, [])
     .option('--currency <code>', 'currency of the figures', 'GBP')
     .option('--pdf <file>', 'write the report as a PDF to this file instead of printing JSON')
+    .option('--client <client_id>', "the customer's client (needed when two clients use the same customer id)")
     .action(async (customerId: string, opts: ReportOptions) => {
       if ((opts.from && !isMonth(opts.from)) || (opts.to && !isMonth(opts.to))) return fail('--from and --to must be months written YYYY-MM');
       // As the API: six complete months unless told otherwise, ending at --to when only that is given.
@@ -42,9 +45,12 @@ export function registerReport(program: Command): void {
       const ctx = cliContext();
       const accountIds = opts.account.length ? opts.account : undefined;
       await withStore(ctx, async (store) => {
-        const foreign = accountIds ? await findForeignAccounts(store, customerId, accountIds) : [];
+        const client = await resolveCustomerClient(store, customerId, opts.client);
+        if (!client.ok) return fail(client.reason);
+        const customer = { clientId: client.clientId, customerId };
+        const foreign = accountIds ? await findForeignAccounts(store, customer, accountIds) : [];
         if (foreign.length) return fail(`customer ${customerId} has no account ${foreign.join(', ')}`);
-        const report = await buildReport(store, { customerId, range, accountIds, currency: opts.currency });
+        const report = await buildReport(store, { ...customer, range, accountIds, currency: opts.currency });
         if (!report) return fail(`no customer ${customerId}`);
         if (opts.pdf) {
           await writeFile(opts.pdf, await renderReportPdf(report));

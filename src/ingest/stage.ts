@@ -49,7 +49,7 @@ export class Stager {
 
   transaction(seq: number, e: TransactionEvent): void {
     this.staged.transaction++;
-    const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.customer_id, e.data.transaction_id];
+    const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, e.data.transaction_id];
     if (e.type === 'transaction.deleted') {
       appendRow(this.tx, [...head, ...new Array<Cell>(22).fill(null)]);
       return;
@@ -69,7 +69,7 @@ export class Stager {
     this.staged.account++;
     const a = e.data;
     appendRow(this.accounts, [
-      seq, e.event_id, ts(e.occurred_at), e.customer_id, a.account_id, a.currency, a.holder.name, a.holder.relationship,
+      seq, e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, a.account_id, a.currency, a.holder.name, a.holder.relationship,
       a.account_name, a.account_type, a.usage_type, a.provider, a.identifiers.uk_account_number, a.identifiers.uk_sort_code,
     ]);
     a.balances.forEach((b, position) => {
@@ -80,7 +80,7 @@ export class Stager {
   application(seq: number, e: ApplicationEvent): void {
     this.staged.application++;
     const body = { ...e.data, customer_id: e.customer_id };
-    appendRow(this.applications, [seq, e.event_id, ts(e.occurred_at), e.customer_id, e.data.application_id, JSON.stringify(body)]);
+    appendRow(this.applications, [seq, e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, e.data.application_id, JSON.stringify(body)]);
   }
 
   close(): void {

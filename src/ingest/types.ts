@@ -46,6 +46,12 @@ export interface Outcome {
   skipped: number;
 }
 
+/**
+ * Every event read is counted exactly once: read = inserted + updated +
+ * deleted + skipped + dead letters. A customer deletion counts as deleted, a
+ * payment status as updated; byType splits the same events into applied and
+ * skipped.
+ */
 export interface BatchResult {
   read: number;
   inserted: number;
@@ -57,7 +63,7 @@ export interface BatchResult {
   byType: Partial<Record<EventType, Outcome>>;
   deletedCustomers: DeletedCustomer[];
   payments: PaymentUpdate[];
-  touchedCustomers: string[];
+  touchedCustomers: { clientId: string; customerId: string }[];
 }
 
 export function emptyResult(): BatchResult {
@@ -74,6 +80,7 @@ export interface IngestSummary {
   deleted: number;
   skipped: number;
   deadLetters: number;
+  byType: Partial<Record<EventType, Outcome>>;
 }
 
 export function addToSummary(summary: IngestSummary, r: BatchResult): void {
@@ -83,8 +90,13 @@ export function addToSummary(summary: IngestSummary, r: BatchResult): void {
   summary.deleted += r.deleted;
   summary.skipped += r.skipped;
   summary.deadLetters += r.deadLetters.length;
+  for (const [type, o] of Object.entries(r.byType) as [EventType, Outcome][]) {
+    const sum = (summary.byType[type] ??= { applied: 0, skipped: 0 });
+    sum.applied += o.applied;
+    sum.skipped += o.skipped;
+  }
 }
 
 export function emptySummary(): IngestSummary {
-  return { read: 0, inserted: 0, updated: 0, deleted: 0, skipped: 0, deadLetters: 0 };
+  return { read: 0, inserted: 0, updated: 0, deleted: 0, skipped: 0, deadLetters: 0, byType: {} };
 }

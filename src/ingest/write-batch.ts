@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
-import { hashSecret } from '../domain/secrets.js';
+import { hashSecret, verifySecret } from '../domain/secrets.js';
 import { dbFromIso } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
@@ -30,26 +30,31 @@ function tally(result: BatchResult, type: EventType, applied: number, skipped: n
   result.skipped += skipped;
 }
 
-/** What the batch knows about its customers before it writes anything. */
+/** A customer is (client, customer id): two clients may use the same customer id. */
+const customerKey = (clientId: string, customerId: string): string => JSON.stringify([clientId, customerId]);
+
+/** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
-  const ids = [...new Set(events.map((e) => e.customer_id))];
+  const clientIds = events.map((e) => e.client_id);
+  const customerIds = events.map((e) => e.customer_id);
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
-  const owners = new Map<string, string>();
+  const known = new Map<string, { secretHash: string | null }>();
   const tombstones = new Map<string, Version>();
-  if (ids.length === 0) return { owners, tombstones, handled: new Set<string>() };
-  for (const r of await queryFile<{ customer_id: string; client_id: string }>(conn, 'queries/ingest/customers-by-id', { customer_ids: listValue(ids) })) {
-    owners.set(r.customer_id, r.client_id);
+  if (events.length === 0) return { known, tombstones, handled: new Set<string>() };
+  const keys = { client_ids: listValue(clientIds), customer_ids: listValue(customerIds) };
+  for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys)) {
+    known.set(customerKey(r.client_id, r.customer_id), { secretHash: r.secret_hash });
   }
-  const rows = await queryFile<{ customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', {
-    customer_ids: listValue(ids),
-  });
-  for (const r of rows) tombstones.set(r.customer_id, { occurredAt: Date.parse(`${r.occurred_at.replace(' ', 'T')}Z`), eventId: r.event_id });
+  const rows = await queryFile<{ client_id: string; customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', keys);
+  for (const r of rows) {
+    tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: Date.parse(`${r.occurred_at.replace(' ', 'T')}Z`), eventId: r.event_id });
+  }
   const handled = new Set(
     sideEffectIds.length
       ? (await queryFile<{ event_id: string }>(conn, 'queries/ingest/handled-events', { event_ids: listValue(sideEffectIds) })).map((r) => r.event_id)
       : [],
   );
-  return { owners, tombstones, handled };
+  return { known, tombstones, handled };
 }
 
 /**
@@ -66,8 +71,8 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   await conn.run('DELETE FROM batch_affected_months');
 
   const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
-  const { owners, tombstones, handled } = await loadCustomerState(conn, events);
-  const touched = new Set<string>();
+  const { known, tombstones, handled } = await loadCustomerState(conn, events);
+  const touched = new Map<string, { clientId: string; customerId: string }>();
   let stager = await Stager.open(conn);
   let newCustomers: StagedCustomer[] = [];
 
@@ -87,13 +92,15 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
       continue;
     }
     const e = item.event;
-    const owner = owners.get(e.customer_id);
-    if (owner !== undefined && owner !== e.client_id) {
-      result.deadLetters.push({ raw: item.raw, reason: `customer_id: customer ${e.customer_id} belongs to another client`, ref: item.ref });
+    const key = customerKey(e.client_id, e.customer_id);
+    const customer = known.get(key);
+    // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it.
+    if (customer?.secretHash && e.customer_secret !== undefined && !verifySecret(e.customer_secret, customer.secretHash)) {
+      result.deadLetters.push({ raw: item.raw, reason: "customer_secret: does not match the customer's secret", ref: item.ref });
       continue;
     }
     const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
-    const tomb = tombstones.get(e.customer_id);
+    const tomb = tombstones.get(key);
     if (tomb && !newer(version, tomb)) {
       tally(result, e.type, 0, 1);
       continue;
@@ -107,27 +114,28 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
       await runScript(conn, 'queries/ingest/mark-handled', { event_id: e.event_id, type: e.type });
       if (e.type === 'payment.status_updated') {
         result.payments.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, payment: e.data });
+        result.updated += 1;
+        tally(result, e.type, 1, 0);
       } else {
         await flush();
-        await runScript(conn, 'queries/delete-customer', { customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id });
-        owners.delete(e.customer_id);
-        tombstones.set(e.customer_id, version);
-        touched.delete(e.customer_id);
+        const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
+        await runScript(conn, 'queries/delete-customer', params);
+        known.delete(key);
+        tombstones.set(key, version);
+        touched.delete(key);
         result.deletedCustomers.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, occurredAt: e.occurred_at });
-        tally(result, e.type, 1, 0);
+        // Deleting a customer never seen still leaves its tombstone, but changes nothing: unchanged, as for a transaction.
+        if (customer) result.deleted += 1;
+        tally(result, e.type, customer ? 1 : 0, customer ? 0 : 1);
       }
       continue;
     }
-    if (owner === undefined) {
-      owners.set(e.customer_id, e.client_id);
-      newCustomers.push({
-        customerId: e.customer_id,
-        clientId: e.client_id,
-        hosted: e.customer_secret === undefined,
-        secretHash: e.customer_secret === undefined ? null : hashSecret(e.customer_secret),
-      });
+    if (customer === undefined) {
+      const secretHash = e.customer_secret === undefined ? null : hashSecret(e.customer_secret);
+      known.set(key, { secretHash });
+      newCustomers.push({ customerId: e.customer_id, clientId: e.client_id, hosted: secretHash === null, secretHash });
     }
-    touched.add(e.customer_id);
+    touched.set(key, { clientId: e.client_id, customerId: e.customer_id });
     if (e.type === 'account.upserted') stager.account(seq, e);
     else if (e.type === 'application.upserted') stager.application(seq, e);
     else stager.transaction(seq, e);
@@ -138,7 +146,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   await stageDeadLetters(conn, result.deadLetters);
   await runScript(conn, 'queries/ingest/apply-dead-letters');
   await runScript(conn, 'queries/ingest/rematerialise-months');
-  result.touchedCustomers = [...touched];
+  result.touchedCustomers = [...touched.values()];
   return result;
 }
 

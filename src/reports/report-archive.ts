@@ -39,7 +39,7 @@ export async function saveReports(store: Store, reports: readonly ArchivedReport
   await store.write(async (conn) => {
     for (let i = 0; i < reports.length; i += BATCH) {
       const batch = reports.slice(i, i + BATCH).map(row);
-      const keys = batch.map(({ customer_id, month_from, month_to, currency }) => ({ customer_id, month_from, month_to, currency }));
+      const keys = batch.map(({ client_id, customer_id, month_from, month_to, currency }) => ({ client_id, customer_id, month_from, month_to, currency }));
       await runScript(conn, 'jobs/affordability-reports/save-reports', { keys: JSON.stringify(keys), reports: JSON.stringify(batch) });
     }
   });

@@ -121,7 +121,7 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
     },
     metadata: {
       customer_id: request.customerId,
-      client_id: rows.accounts.client_id,
+      client_id: request.clientId,
       month_from: request.range.from,
       month_to: request.range.to,
       currency: request.currency,

@@ -15,6 +15,7 @@ import { FIGURE_SOURCES, type FigureName } from './report-model.js';
 
 /** One figure for one month (or the range when month is null), or one bucket L2 over the range. */
 export interface FigureCell {
+  client_id: string;
   customer_id: string;
   range_key: string;
   figure: FigureName;
@@ -25,6 +26,7 @@ export interface FigureCell {
 }
 
 export interface CoverageRow {
+  client_id: string;
   customer_id: string;
   range_key: string;
   months_with_data: string[];
@@ -45,8 +47,17 @@ export interface KeyedRange {
   range: MonthRange;
 }
 
+/** A customer is identified by its client and its id. */
+export interface CustomerKey {
+  clientId: string;
+  customerId: string;
+}
+
+/** The key of a customer in the maps below: two clients may use the same customer id. */
+export const reportKey = (c: CustomerKey): string => JSON.stringify([c.clientId, c.customerId]);
+
 export interface ReportScope {
-  customerIds: readonly string[];
+  customers: readonly CustomerKey[];
   ranges: readonly KeyedRange[];
   accountIds?: readonly string[];
   currency: string;
@@ -65,7 +76,7 @@ const FIGURES_JSON = JSON.stringify(FIGURE_SOURCES);
 
 function scopeParams(scope: ReportScope): Record<string, string | null> {
   return {
-    customer_ids: JSON.stringify(scope.customerIds),
+    customers: JSON.stringify(scope.customers.map((c) => ({ client_id: c.clientId, customer_id: c.customerId }))),
     account_ids: scope.accountIds ? JSON.stringify(scope.accountIds) : null,
     currency: scope.currency,
     ranges: JSON.stringify(
@@ -97,34 +108,35 @@ async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise
   }
 }
 
-/** Every customer id, in order: the nightly job's work list. */
-export async function listCustomerIds(store: Store): Promise<string[]> {
-  const rows = await store.read((conn) => queryFile<{ customer_id: string }>(conn, 'queries/reports/customer-ids'));
-  return rows.map((r) => r.customer_id);
+/** Every customer, in order: the nightly job's work list. */
+export async function listCustomers(store: Store): Promise<CustomerKey[]> {
+  const rows = await store.read((conn) => queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/reports/customer-ids'));
+  return rows.map((r) => ({ clientId: r.client_id, customerId: r.customer_id }));
 }
 
-/** Report rows per customer, in customer order. A customer that does not exist has no entry. */
+/** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
   const { accounts, cells, coverage } = await store.read((conn) => readSnapshot(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
-  for (const a of accounts) byCustomer.set(a.customer_id, { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
+  for (const a of accounts) byCustomer.set(reportKey({ clientId: a.client_id, customerId: a.customer_id }), { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
   for (const cell of cells) {
-    const entry = byCustomer.get(cell.customer_id);
+    const entry = byCustomer.get(reportKey({ clientId: cell.client_id, customerId: cell.customer_id }));
     if (!entry) continue;
     let list = entry.cellsByRange.get(cell.range_key);
     if (!list) entry.cellsByRange.set(cell.range_key, (list = []));
     list.push(cell);
   }
-  for (const c of coverage) byCustomer.get(c.customer_id)?.coverageByRange.set(c.range_key, c);
+  for (const c of coverage) byCustomer.get(reportKey({ clientId: c.client_id, customerId: c.customer_id }))?.coverageByRange.set(c.range_key, c);
   return byCustomer;
 }
 
 /** The requested account ids that are not the customer's (neither in accounts nor in transactions). */
-export async function findForeignAccounts(store: Store, customerId: string, accountIds: readonly string[]): Promise<string[]> {
+export async function findForeignAccounts(store: Store, customer: CustomerKey, accountIds: readonly string[]): Promise<string[]> {
   if (accountIds.length === 0) return [];
   const rows = await store.read((conn) =>
     queryFile<{ account_id: string }>(conn, 'queries/reports/foreign-accounts', {
-      customer_id: customerId,
+      client_id: customer.clientId,
+      customer_id: customer.customerId,
       account_ids: JSON.stringify(accountIds),
     }),
   );

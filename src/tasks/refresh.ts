@@ -156,9 +156,10 @@ export class RefreshService {
       let hasNew = false;
       let watermark: string | null = null;
       if (ok) {
-        await runScript(conn, 'queries/tasks/rematerialise-customer', { customer_id: task.customerId });
+        const customer = { client_id: task.clientId, customer_id: task.customerId };
+        await runScript(conn, 'queries/tasks/rematerialise-customer', customer);
         const [seen] = await queryFile<{ watermark: string | null; has_new_transactions: boolean }>(conn, 'queries/tasks/refresh-watermark', {
-          customer_id: task.customerId,
+          ...customer,
           task_id: taskId,
         });
         hasNew = seen?.has_new_transactions === true;

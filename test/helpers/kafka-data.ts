@@ -51,12 +51,12 @@ export async function referenceSnapshot(dir: string, lines: readonly string[]): 
 }
 
 const SNAPSHOT_SQL = {
-  customers: 'SELECT customer_id, client_id, hosted, secret_hash IS NOT NULL AS has_secret FROM customers ORDER BY customer_id',
-  accounts: 'SELECT * EXCLUDE (updated_at) FROM accounts ORDER BY customer_id, account_id',
-  balances: 'SELECT * FROM balances ORDER BY customer_id, account_id, position',
-  transactions: 'SELECT * EXCLUDE (updated_at) FROM transactions ORDER BY customer_id, transaction_id',
-  tombstones: 'SELECT * FROM tombstones ORDER BY record_type, customer_id, record_id',
-  applications: 'SELECT * EXCLUDE (updated_at) FROM customer_applications ORDER BY customer_id, application_id',
+  customers: 'SELECT customer_id, client_id, hosted, secret_hash IS NOT NULL AS has_secret FROM customers ORDER BY customer_id, client_id',
+  accounts: 'SELECT * EXCLUDE (updated_at) FROM accounts ORDER BY customer_id, client_id, account_id',
+  balances: 'SELECT * FROM balances ORDER BY customer_id, client_id, account_id, position',
+  transactions: 'SELECT * EXCLUDE (updated_at) FROM transactions ORDER BY customer_id, client_id, transaction_id',
+  tombstones: 'SELECT * FROM tombstones ORDER BY record_type, customer_id, client_id, record_id',
+  applications: 'SELECT * EXCLUDE (updated_at) FROM customer_applications ORDER BY customer_id, client_id, application_id',
   monthlyTotals: 'SELECT * FROM monthly_category_totals ORDER BY ALL',
   handledEvents: 'SELECT event_id, type FROM handled_events ORDER BY event_id',
   deadLetters: 'SELECT raw, reason FROM dead_letters ORDER BY raw, reason',
@@ -83,7 +83,7 @@ export async function withStore<T>(file: string, fn: (store: Store) => Promise<T
 }
 
 /**
- * Sums per customer, month and direction, worked out from the event lines
+ * Sums per customer (client and customer id), month and direction, worked out from the event lines
  * alone: the latest version of each transaction wins, deletions remove,
  * declined ones do not count.
  */
@@ -94,14 +94,14 @@ export function expectedMonthlySums(lines: readonly string[]): Map<string, strin
     if (!parsed.ok) continue;
     const e = parsed.event;
     if (e.type !== 'transaction.upserted' && e.type !== 'transaction.deleted') continue;
-    const id = `${e.customer_id}/${e.data.transaction_id}`;
+    const id = `${e.client_id}/${e.customer_id}/${e.data.transaction_id}`;
     const version = `${e.occurred_at}|${e.event_id}`;
     const seen = latest.get(id);
     if (seen && seen.version >= version) continue;
     if (e.type === 'transaction.deleted') latest.set(id, { version, deleted: true });
     else {
       const t = e.data;
-      latest.set(id, { version, deleted: false, key: `${e.customer_id}|${t.date_time.slice(0, 7)}|${t.credit_debit_indicator}`, amount: t.amount.value, declined: t.status === 'declined' });
+      latest.set(id, { version, deleted: false, key: `${e.client_id}|${e.customer_id}|${t.date_time.slice(0, 7)}|${t.credit_debit_indicator}`, amount: t.amount.value, declined: t.status === 'declined' });
     }
   }
   const sums = new Map<string, Decimal>();
@@ -116,7 +116,7 @@ export async function storedMonthlySums(store: Store): Promise<Map<string, strin
   const rows = await store.read((conn) =>
     queryRows<{ k: string; total: string }>(
       conn,
-      `SELECT customer_id || '|' || strftime(month, '%Y-%m') || '|' || direction AS k, sum(total)::DECIMAL(18,2)::VARCHAR AS total
+      `SELECT client_id || '|' || customer_id || '|' || strftime(month, '%Y-%m') || '|' || direction AS k, sum(total)::DECIMAL(18,2)::VARCHAR AS total
        FROM monthly_category_totals GROUP BY ALL`,
     ),
   );

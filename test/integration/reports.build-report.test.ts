@@ -45,7 +45,7 @@ describe('buildReport on the hand-computed customer', () => {
   afterAll(async () => ctx.cleanup());
 
   it('gives every figure and month as computed by hand', async () => {
-    const report = await buildReport(ctx.store, { customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
+    const report = await buildReport(ctx.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
     expect(report).not.toBeNull();
     const { data, metadata } = report!;
     expect(shape(data.assessment.income.total)).toEqual({
@@ -85,7 +85,7 @@ describe('buildReport on the hand-computed customer', () => {
   });
 
   it('links each figure and month to its bucket, direction, days and currency', async () => {
-    const report = await buildReport(ctx.store, { customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
+    const report = await buildReport(ctx.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
     const income = report!.data.assessment.income;
     expect(income.total._links).toEqual({
       transactions: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-01-01&date_to=2024-03-31&credit_debit_indicator=credit&currency=GBP',
@@ -104,7 +104,7 @@ describe('buildReport on the hand-computed customer', () => {
 
   it('restricts to the accounts asked for, flags and links included', async () => {
     const report = await buildReport(ctx.store, {
-      customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP', accountIds: ['acc-save'],
+      clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP', accountIds: ['acc-save'],
     });
     const { data } = report!;
     expect(shape(data.assessment.income.total)).toMatchObject({ total: '0.00', average: '0.00', count: 0, l2: [] });
@@ -128,18 +128,18 @@ describe('buildReport on the hand-computed customer', () => {
   });
 
   it('rounds averages half-up and counts only the requested currency', async () => {
-    const two = await buildReport(ctx.store, { customerId: CUSTOMER, range: { from: '2024-01', to: '2024-02' }, currency: 'GBP' });
+    const two = await buildReport(ctx.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-02' }, currency: 'GBP' });
     const a = two!.data.assessment;
     expect(a.income.total.monthly_average.value).toBe('1172.84'); // 2345.67 / 2 = 1172.835
     expect(a.income.net.monthly_average.value).toBe('586.12'); // 1172.23 / 2 = 586.115
     expect(a.expenditure.non_essential.monthly_average.value).toBe('12.75');
-    const eur = await buildReport(ctx.store, { customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'EUR' });
+    const eur = await buildReport(ctx.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'EUR' });
     expect(shape(eur!.data.assessment.income.total)).toMatchObject({ total: '100.00', count: 1, l2: [['other_income', '100.00', 1]] });
     expect(eur!.data.assessment.expenditure.essential.overall_total).toEqual({ value: '0.00', currency: 'EUR' });
   });
 
   it('knows no report for an unknown customer, and names accounts that are not the customer\'s', async () => {
-    expect(await buildReport(ctx.store, { customerId: 'nobody', range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' })).toBeNull();
-    expect(await findForeignAccounts(ctx.store, CUSTOMER, ['acc-main', 'acc-x', 'acc-save'])).toEqual(['acc-x']);
+    expect(await buildReport(ctx.store, { clientId: 'client-r', customerId: 'nobody', range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' })).toBeNull();
+    expect(await findForeignAccounts(ctx.store, { clientId: 'client-r', customerId: CUSTOMER }, ['acc-main', 'acc-x', 'acc-save'])).toEqual(['acc-x']);
   });
 });

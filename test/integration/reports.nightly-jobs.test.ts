@@ -24,6 +24,7 @@ const RANGES = { 3: { from: '2024-04', to: '2024-06' }, 6: { from: '2024-01', to
 const BROKEN = 'cust-000007';
 
 interface StoredRow {
+  client_id: string;
   customer_id: string;
   range_months: number;
   month_from: string;
@@ -83,14 +84,18 @@ describe('the nightly affordability-reports and export-parquet jobs', () => {
     expect(recorded.at(-1)?.status).toBe('failed');
     expect(JSON.parse(recorded.at(-1)!.detail).results.reports.failed_customers).toEqual([BROKEN]);
 
-    const pdfs = readdirSync(path.join(ctx.dir, 'pdfs', '2023-07_2024-06'));
+    // One folder per client under each range.
+    const pdfs = readdirSync(path.join(ctx.dir, 'pdfs', '2023-07_2024-06'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.pdf'))
+      .map((f) => path.basename(f));
     expect(pdfs).toHaveLength(CUSTOMERS - 1);
     expect(pdfs).not.toContain(`${BROKEN}.pdf`);
   });
 
   it('stores, for each range, the report that the API would give for the same customer', async () => {
     const stored = await rows<StoredRow>(ctx.store, `
-      SELECT customer_id, range_months, strftime(month_from, '%Y-%m') AS month_from, strftime(month_to, '%Y-%m') AS month_to,
+      SELECT client_id, customer_id, range_months, strftime(month_from, '%Y-%m') AS month_from, strftime(month_to, '%Y-%m') AS month_to,
              report::VARCHAR AS report
       FROM affordability_reports WHERE customer_id IN ('cust-000001', 'cust-000002', 'cust-000023') ORDER BY customer_id, range_months`);
     expect(stored).toHaveLength(9);
@@ -98,7 +103,7 @@ describe('the nightly affordability-reports and export-parquet jobs', () => {
       const range = RANGES[row.range_months as 3 | 6 | 12];
       expect({ from: row.month_from, to: row.month_to }).toEqual(range);
       const fromJob = JSON.parse(row.report) as AffordabilityReport;
-      const single = await buildReport(ctx.store, { customerId: row.customer_id, range, currency: 'GBP' }, new Date(fromJob.metadata.generated_at));
+      const single = await buildReport(ctx.store, { clientId: row.client_id, customerId: row.customer_id, range, currency: 'GBP' }, new Date(fromJob.metadata.generated_at));
       expect(fromJob).toEqual(single);
       expect(fromJob.metadata.generated_at).toBe(NOW.toISOString());
     }

@@ -64,7 +64,7 @@ describe('the affordability report as a PDF', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'afford-pdf-'));
     await ingestFile(ctx.pipeline, fixturePath('report-hand-computed.ndjson'), { batchRows: 1000 });
     // A whole year, so that the layout is tested at its largest usual size.
-    report = (await buildReport(ctx.store, { customerId: 'cust-report-1', range: { from: '2023-05', to: '2024-04' }, currency: 'GBP' }))!;
+    report = (await buildReport(ctx.store, { clientId: 'client-r', customerId: 'cust-report-1', range: { from: '2023-05', to: '2024-04' }, currency: 'GBP' }))!;
     pdfPath = path.join(dir, 'report.pdf');
     writeFileSync(pdfPath, await renderReportPdf(report));
   });

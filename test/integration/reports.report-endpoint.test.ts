@@ -34,7 +34,7 @@ describe('GET /v1/affordability/report', () => {
     const res = await api.call('GET', `${PATH}?month_from=2024-01&month_to=2024-03`, { headers: headers() });
     expect(res.status).toBe(200);
     const body = expectSchema(affordabilityReportJson, res.body);
-    const expected = await buildReport(api.store, { customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' },
+    const expected = await buildReport(api.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' },
       new Date(body.metadata.generated_at));
     expect(res.body).toEqual(expected);
     expect(body.data.assessment.income.total.overall_total).toEqual({ value: '4793.74', currency: 'GBP' });

@@ -121,14 +121,19 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
     expect(notArray.status).toBe(400);
   });
 
-  it("does not write to another client's customer; the task counts it as rejected", async () => {
+  it("writes another client's customer of the same id as that client's own, never into this client's", async () => {
     const res = await post<Accepted>([{ customer_id: 'fp-1', transactions: [transactionData('a1', { amount: '66.66' })] }], 'client-intruder');
     expect(res.status).toBe(202);
     const [task] = await service.store.read((conn) => queryRows(conn, 'SELECT client_id, detail::VARCHAR AS detail FROM tasks WHERE task_id = $1', [res.body.data.task_id]));
     expect(task?.['client_id']).toBe('client-intruder');
-    expect(JSON.parse(String(task?.['detail']))).toMatchObject({ inserted: 0, updated: 0, rejected: 1 });
-    const [a1] = await service.store.read((conn) => queryRows(conn, "SELECT amount FROM transactions WHERE customer_id = 'fp-1' AND transaction_id = 'a1'"));
-    expect(a1).toEqual({ amount: '10.00' });
+    expect(JSON.parse(String(task?.['detail']))).toMatchObject({ inserted: 1, updated: 0, rejected: 0 });
+    const a1 = await service.store.read((conn) =>
+      queryRows(conn, "SELECT client_id, amount FROM transactions WHERE customer_id = 'fp-1' AND transaction_id = 'a1' ORDER BY client_id"),
+    );
+    expect(a1).toEqual([
+      { client_id: 'client-fp', amount: '10.00' },
+      { client_id: 'client-intruder', amount: '66.66' },
+    ]);
   });
 
   it('is in the OpenAPI document with the refresh and JWKS routes', async () => {

@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deleteCustomer } from '../../src/cli/customers.js';
 import { queryRows } from '../../src/db/rows.js';
@@ -11,26 +12,36 @@ const CLIENT = 'client-a';
 const DELETED = 'cust-1';
 const KEPT = 'cust-2';
 
+/** The base tables of the schema with a column of this name. */
+async function tablesWith(conn: DuckDBConnection, column: string): Promise<string[]> {
+  const tables = await queryRows<{ table_name: string }>(
+    conn,
+    `SELECT c.table_name
+     FROM information_schema.columns c
+     JOIN information_schema.tables t USING (table_catalog, table_schema, table_name)
+     WHERE c.column_name = $1 AND t.table_type = 'BASE TABLE'
+       AND c.table_schema = 'main' AND c.table_catalog = current_database()
+     ORDER BY 1`,
+    [column],
+  );
+  return tables.map((t) => t.table_name);
+}
+
 /**
  * Every base table of the schema with a customer_id column, found through
  * information_schema, so a table added later is covered without touching
- * this test.
+ * this test. A customer is (client_id, customer_id): each such table has both.
  */
-async function rowsPerTable(store: Store, customerId: string): Promise<Record<string, number>> {
+async function rowsPerTable(store: Store, customerId: string, clientId: string = CLIENT): Promise<Record<string, number>> {
   return store.read(async (conn) => {
-    const tables = await queryRows<{ table_name: string }>(
-      conn,
-      `SELECT c.table_name
-       FROM information_schema.columns c
-       JOIN information_schema.tables t USING (table_catalog, table_schema, table_name)
-       WHERE c.column_name = 'customer_id' AND t.table_type = 'BASE TABLE'
-         AND c.table_schema = 'main' AND c.table_catalog = current_database()
-       ORDER BY 1`,
-    );
     const counts: Record<string, number> = {};
-    for (const { table_name } of tables) {
-      // An identifier from the catalogue, quoted; the value is bound.
-      const [row] = await queryRows<{ n: number }>(conn, `SELECT count(*)::INTEGER AS n FROM "${table_name.replaceAll('"', '""')}" WHERE customer_id = $1`, [customerId]);
+    for (const table_name of await tablesWith(conn, 'customer_id')) {
+      // An identifier from the catalogue, quoted; the values are bound.
+      const [row] = await queryRows<{ n: number }>(
+        conn,
+        `SELECT count(*)::INTEGER AS n FROM "${table_name.replaceAll('"', '""')}" WHERE client_id = $1 AND customer_id = $2`,
+        [clientId, customerId],
+      );
       counts[table_name] = row?.n ?? 0;
     }
     return counts;
@@ -66,6 +77,12 @@ describe('customer deletion', () => {
     await receiver.close();
     await service.close();
     db.cleanup();
+  });
+
+  it('keys every table of customer data by client too', async () => {
+    const [withCustomer, withClient] = await service.store.read(async (conn) => [await tablesWith(conn, 'customer_id'), await tablesWith(conn, 'client_id')]);
+    expect(withCustomer.length).toBeGreaterThanOrEqual(10);
+    expect(withCustomer.filter((t) => !withClient.includes(t))).toEqual([]);
   });
 
   it('has something of the customer in every kind of table before', async () => {

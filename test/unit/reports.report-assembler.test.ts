@@ -7,7 +7,7 @@ import type { CustomerReportRows, FigureCell } from '../../src/reports/report-re
 const MONTHS = ['2024-01', '2024-02'];
 
 function cells(figure: FigureName, monthly: readonly string[], overall: string, l2: Array<[string, string]> = []): FigureCell[] {
-  const base = { customer_id: 'c', range_key: 'r', figure, bucket_l2: null, transaction_count: 1 };
+  const base = { client_id: 'k', customer_id: 'c', range_key: 'r', figure, bucket_l2: null, transaction_count: 1 };
   return [
     { ...base, month: null, total: overall },
     ...monthly.map((total, i) => ({ ...base, month: MONTHS[i] ?? '', total })),
@@ -20,12 +20,12 @@ function rows(all: FigureCell[]): CustomerReportRows {
     accounts: { customer_id: 'c', client_id: 'k', account_ids: ['a'], holder_names: ['H'] },
     cellsByRange: new Map([['r', all]]),
     coverageByRange: new Map([['r', {
-      customer_id: 'c', range_key: 'r', months_with_data: ['2024-01'], months_without_income: [], months_without_expenditure: ['2024-02'],
+      client_id: 'k', customer_id: 'c', range_key: 'r', months_with_data: ['2024-01'], months_without_income: [], months_without_expenditure: ['2024-02'],
     }]]),
   };
 }
 
-const request = { customerId: 'c', range: { from: '2024-01', to: '2024-02' }, currency: 'GBP' };
+const request = { clientId: 'k', customerId: 'c', range: { from: '2024-01', to: '2024-02' }, currency: 'GBP' };
 
 describe('assembleReport', () => {
   const all = [

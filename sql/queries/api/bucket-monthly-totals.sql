@@ -11,6 +11,7 @@ FROM monthly_category_totals m
 JOIN bucket_criteria c
   ON c.category_l1 = m.category_l1 AND c.category_l2 = m.category_l2
 WHERE c.bucket_id = $bucket_id
+  AND m.client_id = $client_id
   AND m.customer_id = $customer_id
   AND m.currency = $currency
   AND m.month BETWEEN $month_from::DATE AND $month_to::DATE

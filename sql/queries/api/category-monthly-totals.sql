@@ -7,7 +7,8 @@ SELECT strftime(month, '%Y-%m') AS month,
        sum(total)::DECIMAL(38,2) AS total,
        sum(transaction_count)::INTEGER AS transaction_count
 FROM monthly_category_totals
-WHERE customer_id = $customer_id
+WHERE client_id = $client_id
+  AND customer_id = $customer_id
   AND month BETWEEN $month_from::DATE AND $month_to::DATE
   AND ($currency::VARCHAR IS NULL OR currency = $currency::VARCHAR)
   AND ($account_id::VARCHAR IS NULL OR account_id = $account_id::VARCHAR)

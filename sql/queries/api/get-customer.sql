@@ -1,3 +1,3 @@
 SELECT customer_id, client_id, hosted, secret_hash
 FROM customers
-WHERE customer_id = $customer_id;
+WHERE client_id = $client_id AND customer_id = $customer_id;

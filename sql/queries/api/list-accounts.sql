@@ -1,7 +1,8 @@
 SELECT account_id, currency, holder_name, holder_relationship, account_name, account_type, usage_type,
        provider, uk_account_number, uk_sort_code
 FROM accounts
-WHERE customer_id = $customer_id
+WHERE client_id = $client_id
+  AND customer_id = $customer_id
   AND ($currency::VARCHAR IS NULL OR currency = $currency::VARCHAR)
   AND ($provider::VARCHAR IS NULL OR provider = $provider::VARCHAR)
   AND ($account_type::VARCHAR IS NULL OR account_type = $account_type::VARCHAR)

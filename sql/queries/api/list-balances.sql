@@ -1,4 +1,4 @@
 SELECT account_id, position, date::VARCHAR AS date, amount::VARCHAR AS amount, currency, type, credit_debit_indicator
 FROM balances
-WHERE customer_id = $customer_id
+WHERE client_id = $client_id AND customer_id = $customer_id
 ORDER BY account_id, position;

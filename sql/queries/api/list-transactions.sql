@@ -27,7 +27,8 @@ SELECT t.transaction_id,
        t.running_balance::VARCHAR AS running_balance,
        t.running_balance_currency
 FROM transactions t
-WHERE t.customer_id = $customer_id
+WHERE t.client_id = $client_id
+  AND t.customer_id = $customer_id
   AND ($date_from::TIMESTAMP IS NULL OR t.date_time >= $date_from::TIMESTAMP)
   AND ($date_to_exclusive::TIMESTAMP IS NULL OR t.date_time < $date_to_exclusive::TIMESTAMP)
   AND ($account_ids::VARCHAR[] IS NULL OR list_contains($account_ids::VARCHAR[], t.account_id))

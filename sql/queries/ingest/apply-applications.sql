@@ -2,19 +2,16 @@ CREATE OR REPLACE TEMP TABLE application_winners AS
 WITH latest AS (
     SELECT * REPLACE (occurred_at::TIMESTAMP AS occurred_at)
     FROM stage_applications
-    QUALIFY row_number() OVER (PARTITION BY customer_id, application_id ORDER BY occurred_at::TIMESTAMP DESC, event_id DESC) = 1
+    QUALIFY row_number() OVER (PARTITION BY client_id, customer_id, application_id ORDER BY occurred_at::TIMESTAMP DESC, event_id DESC) = 1
 )
 SELECT s.*, (a.application_id IS NOT NULL) AS existed
 FROM latest s
-LEFT JOIN customer_applications a ON a.customer_id = s.customer_id AND a.application_id = s.application_id
+LEFT JOIN customer_applications a ON a.client_id = s.client_id AND a.customer_id = s.customer_id AND a.application_id = s.application_id
 WHERE a.application_id IS NULL OR s.occurred_at > a.occurred_at OR (s.occurred_at = a.occurred_at AND s.event_id > a.event_id);
 
 DELETE FROM customer_applications a USING application_winners w
-WHERE a.customer_id = w.customer_id AND a.application_id = w.application_id;
+WHERE a.client_id = w.client_id AND a.customer_id = w.customer_id AND a.application_id = w.application_id;
 
-INSERT INTO customer_applications (customer_id, application_id, body, occurred_at, event_id)
-SELECT customer_id, application_id, body::JSON, occurred_at, event_id FROM application_winners;
+INSERT INTO customer_applications (client_id, customer_id, application_id, body, occurred_at, event_id)
+SELECT client_id, customer_id, application_id, body::JSON, occurred_at, event_id FROM application_winners;
 
--- A customer created through the application flow is hosted.
-UPDATE customers SET hosted = true, updated_at = current_timestamp
-WHERE customer_id IN (SELECT customer_id FROM application_winners) AND NOT hosted;

@@ -1,7 +1,7 @@
 -- Per-connection staging tables for one ingest batch. Everything arrives as
 -- text from the Appender and is cast once, here in SQL.
 CREATE TEMP TABLE IF NOT EXISTS stage_transactions (
-    seq INTEGER, op VARCHAR, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, transaction_id VARCHAR,
+    seq INTEGER, op VARCHAR, event_id VARCHAR, occurred_at VARCHAR, client_id VARCHAR, customer_id VARCHAR, transaction_id VARCHAR,
     account_id VARCHAR, provider VARCHAR, description VARCHAR, credit_debit_indicator VARCHAR, amount VARCHAR,
     currency VARCHAR, date_time VARCHAR, status VARCHAR, category_l1 VARCHAR, category_l1_confidence VARCHAR,
     category_l2 VARCHAR, category_l2_confidence VARCHAR, regularity VARCHAR, merchant VARCHAR, tags VARCHAR,
@@ -9,7 +9,7 @@ CREATE TEMP TABLE IF NOT EXISTS stage_transactions (
     counterparty_identifier VARCHAR, running_balance VARCHAR, running_balance_currency VARCHAR
 );
 CREATE TEMP TABLE IF NOT EXISTS stage_accounts (
-    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, account_id VARCHAR, currency VARCHAR,
+    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, client_id VARCHAR, customer_id VARCHAR, account_id VARCHAR, currency VARCHAR,
     holder_name VARCHAR, holder_relationship VARCHAR, account_name VARCHAR, account_type VARCHAR, usage_type VARCHAR,
     provider VARCHAR, uk_account_number VARCHAR, uk_sort_code VARCHAR
 );
@@ -17,7 +17,7 @@ CREATE TEMP TABLE IF NOT EXISTS stage_balances (
     event_id VARCHAR, position INTEGER, date VARCHAR, amount VARCHAR, currency VARCHAR, type VARCHAR, credit_debit_indicator VARCHAR
 );
 CREATE TEMP TABLE IF NOT EXISTS stage_applications (
-    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, customer_id VARCHAR, application_id VARCHAR, body VARCHAR
+    seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, client_id VARCHAR, customer_id VARCHAR, application_id VARCHAR, body VARCHAR
 );
 CREATE TEMP TABLE IF NOT EXISTS stage_customers (
     customer_id VARCHAR, client_id VARCHAR, hosted BOOLEAN, secret_hash VARCHAR
@@ -26,4 +26,4 @@ CREATE TEMP TABLE IF NOT EXISTS stage_dead_letters (
     source VARCHAR, source_ref VARCHAR, line_number BIGINT, kafka_partition INTEGER, kafka_offset BIGINT,
     message_key VARCHAR, raw VARCHAR, reason VARCHAR, dedupe_key VARCHAR
 );
-CREATE TEMP TABLE IF NOT EXISTS batch_affected_months (customer_id VARCHAR, month DATE);
+CREATE TEMP TABLE IF NOT EXISTS batch_affected_months (client_id VARCHAR, customer_id VARCHAR, month DATE);

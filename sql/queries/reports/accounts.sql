@@ -1,27 +1,28 @@
 -- The accounts behind each customer's reports and their holders: accounts
 -- known from account events, and any account that only transactions name
 -- (an account event may not have arrived yet). Restricted to $account_ids
--- when given. Parameters: $customer_ids (JSON array), $account_ids.
+-- when given. Parameters: $customers (JSON [{client_id, customer_id}]), $account_ids.
 WITH subjects AS (
-    SELECT customer_id, client_id FROM customers
-    WHERE customer_id IN (SELECT unnest(from_json($customer_ids::JSON, '["VARCHAR"]')))
+    SELECT c.client_id, c.customer_id FROM customers c
+    SEMI JOIN (SELECT unnest(from_json($customers::JSON, '[{"client_id":"VARCHAR","customer_id":"VARCHAR"}]'), recursive := true)) k
+      ON k.client_id = c.client_id AND k.customer_id = c.customer_id
 ),
 selected AS (
     SELECT from_json($account_ids::JSON, '["VARCHAR"]') AS ids
 ),
 known AS (
-    SELECT a.customer_id, a.account_id, a.holder_name
-    FROM accounts a JOIN subjects s ON s.customer_id = a.customer_id, selected
+    SELECT a.client_id, a.customer_id, a.account_id, a.holder_name
+    FROM accounts a JOIN subjects s ON s.client_id = a.client_id AND s.customer_id = a.customer_id, selected
     WHERE selected.ids IS NULL OR list_contains(selected.ids, a.account_id)
     UNION ALL
-    SELECT DISTINCT t.customer_id, t.account_id, NULL
-    FROM monthly_category_totals t JOIN subjects s ON s.customer_id = t.customer_id, selected
+    SELECT DISTINCT t.client_id, t.customer_id, t.account_id, NULL
+    FROM monthly_category_totals t JOIN subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id, selected
     WHERE selected.ids IS NULL OR list_contains(selected.ids, t.account_id)
 )
 SELECT s.customer_id, s.client_id,
        coalesce(list(DISTINCT k.account_id ORDER BY k.account_id) FILTER (WHERE k.account_id IS NOT NULL), []) AS account_ids,
        coalesce(list(DISTINCT k.holder_name ORDER BY k.holder_name) FILTER (WHERE k.holder_name IS NOT NULL), []) AS holder_names
 FROM subjects s
-LEFT JOIN known k ON k.customer_id = s.customer_id
+LEFT JOIN known k ON k.client_id = s.client_id AND k.customer_id = s.customer_id
 GROUP BY s.customer_id, s.client_id
-ORDER BY s.customer_id;
+ORDER BY s.client_id, s.customer_id;

@@ -1,2 +1,2 @@
 -- Every customer, in the order the nightly job takes them in chunks.
-SELECT customer_id FROM customers ORDER BY customer_id;
+SELECT client_id, customer_id FROM customers ORDER BY client_id, customer_id;

@@ -4,9 +4,9 @@ WITH requested AS (
     SELECT DISTINCT unnest(from_json($account_ids::JSON, '["VARCHAR"]')) AS account_id
 ),
 owned AS (
-    SELECT account_id FROM accounts WHERE customer_id = $customer_id
+    SELECT account_id FROM accounts WHERE client_id = $client_id AND customer_id = $customer_id
     UNION
-    SELECT account_id FROM transactions WHERE customer_id = $customer_id
+    SELECT account_id FROM transactions WHERE client_id = $client_id AND customer_id = $customer_id
 )
 SELECT r.account_id
 FROM requested r

@@ -3,11 +3,11 @@
 -- updated_at and writes are serialised, so the newest updated_at grows
 -- exactly when transactions arrive; each refresh keeps the one it saw.
 WITH seen_now AS (
-    SELECT max(updated_at) AS watermark FROM transactions WHERE customer_id = $customer_id
+    SELECT max(updated_at) AS watermark FROM transactions WHERE client_id = $client_id AND customer_id = $customer_id
 ), seen_before AS (
     SELECT watermark
     FROM tasks
-    WHERE task_type = 'refresh' AND customer_id = $customer_id AND status = 'Completed' AND task_id <> $task_id
+    WHERE task_type = 'refresh' AND client_id = $client_id AND customer_id = $customer_id AND status = 'Completed' AND task_id <> $task_id
     ORDER BY completed_at DESC
     LIMIT 1
 )

@@ -14,7 +14,7 @@ export interface Authenticator {
  * The checks of every call but the token call, in order:
  * 1. a valid, unexpired access token whose client is the X-Client-ID (else 401);
  * 2. on customer routes, an X-Customer-ID (else 401) of a customer of that
- *    client (else 404, exactly as for a customer that does not exist);
+ *    client (else 404): another client's customer of the same id is not seen;
  * 3. for a customer that is not hosted, the right X-Customer-Secret, compared
  *    in constant time (else 401).
  */
@@ -30,8 +30,8 @@ export function createAuthenticator(tokens: TokenService, customers: CustomersRe
 
     const customerId = header(request.headers, 'x-customer-id');
     if (!customerId) throw apiError('UNAUTHORISED');
-    const customer = await customers.getCustomer(customerId);
-    if (!customer || customer.clientId !== clientId) throw apiError('NOT_FOUND');
+    const customer = await customers.getCustomer({ clientId, customerId });
+    if (!customer) throw apiError('NOT_FOUND');
     if (!customer.hosted) {
       const secret = header(request.headers, 'x-customer-secret');
       if (!secret || !verifySecret(secret, customer.secretHash)) throw apiError('UNAUTHORISED');

@@ -7,10 +7,16 @@ export interface AuthContext {
   customerId?: string;
 }
 
+/** A customer is identified by its client and its id: two clients may use the same customer id. */
+export interface CustomerRef {
+  clientId: string;
+  customerId: string;
+}
+
 /** How much a route asks of the caller. */
 export type AuthLevel = 'none' | 'client' | 'customer';
 
-export function requireCustomer(auth: AuthContext | null): { clientId: string; customerId: string } {
+export function requireCustomer(auth: AuthContext | null): CustomerRef {
   if (!auth?.customerId) throw apiError('UNAUTHORISED');
   return { clientId: auth.clientId, customerId: auth.customerId };
 }

@@ -1,5 +1,6 @@
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
+import type { CustomerRef } from '../auth/context.js';
 
 export interface AccountFilter {
   currency?: string;
@@ -36,17 +37,18 @@ export class AccountsRepository {
   constructor(private readonly store: Store) {}
 
   /** The customer's accounts that pass the filters, and all of the customer's balances, from one snapshot. */
-  async accountsWithBalances(customerId: string, f: AccountFilter): Promise<{ accounts: AccountRow[]; balances: BalanceRow[] }> {
+  async accountsWithBalances(customer: CustomerRef, f: AccountFilter): Promise<{ accounts: AccountRow[]; balances: BalanceRow[] }> {
+    const key = { client_id: customer.clientId, customer_id: customer.customerId };
     return this.store.read(async (conn) => ({
       accounts: await queryFile<AccountRow>(conn, 'queries/api/list-accounts', {
-        customer_id: customerId,
+        ...key,
         currency: f.currency ?? null,
         provider: f.provider ?? null,
         account_type: f.account_type ?? null,
         usage_type: f.usage_type ?? null,
         holder_relationship_type: f.holder_relationship_type ?? null,
       }),
-      balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', { customer_id: customerId }),
+      balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', key),
     }));
   }
 }

@@ -1,6 +1,7 @@
 import { monthStartDate, type MonthRange } from '../../domain/months.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
+import type { CustomerRef } from '../auth/context.js';
 
 export interface CustomerRecord {
   customerId: string;
@@ -19,8 +20,10 @@ interface CustomerRow {
 export class CustomersRepository {
   constructor(private readonly store: Store) {}
 
-  async getCustomer(customerId: string): Promise<CustomerRecord | undefined> {
-    const rows = await this.store.read((conn) => queryFile<CustomerRow>(conn, 'queries/api/get-customer', { customer_id: customerId }));
+  async getCustomer(ref: CustomerRef): Promise<CustomerRecord | undefined> {
+    const rows = await this.store.read((conn) =>
+      queryFile<CustomerRow>(conn, 'queries/api/get-customer', { client_id: ref.clientId, customer_id: ref.customerId }),
+    );
     const row = rows[0];
     return row ? { customerId: row.customer_id, clientId: row.client_id, hosted: row.hosted, secretHash: row.secret_hash } : undefined;
   }

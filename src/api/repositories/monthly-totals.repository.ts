@@ -1,6 +1,7 @@
 import { monthStartDate, type MonthRange } from '../../domain/months.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
+import type { CustomerRef } from '../auth/context.js';
 import type { TotalsCell } from '../services/totals-tree.js';
 
 export interface CategoryMonthRow {
@@ -18,11 +19,12 @@ export class MonthlyTotalsRepository {
   constructor(private readonly store: Store) {}
 
   /** The customer's totals for the pairs a definition maps, by bucket pair, month and direction. */
-  async bucketCells(bucketId: string, customerId: string, currency: string, range: MonthRange): Promise<TotalsCell[]> {
+  async bucketCells(bucketId: string, customer: CustomerRef, currency: string, range: MonthRange): Promise<TotalsCell[]> {
     return this.store.read((conn) =>
       queryFile<TotalsCell>(conn, 'queries/api/bucket-monthly-totals', {
         bucket_id: bucketId,
-        customer_id: customerId,
+        client_id: customer.clientId,
+        customer_id: customer.customerId,
         currency,
         month_from: monthStartDate(range.from),
         month_to: monthStartDate(range.to),
@@ -31,10 +33,11 @@ export class MonthlyTotalsRepository {
   }
 
   /** The customer's totals by month, currency, category pair and direction. */
-  async categoryMonths(customerId: string, range: MonthRange, currency: string | undefined, accountId: string | undefined): Promise<CategoryMonthRow[]> {
+  async categoryMonths(customer: CustomerRef, range: MonthRange, currency: string | undefined, accountId: string | undefined): Promise<CategoryMonthRow[]> {
     return this.store.read((conn) =>
       queryFile<CategoryMonthRow>(conn, 'queries/api/category-monthly-totals', {
-        customer_id: customerId,
+        client_id: customer.clientId,
+        customer_id: customer.customerId,
         month_from: monthStartDate(range.from),
         month_to: monthStartDate(range.to),
         currency: currency ?? null,

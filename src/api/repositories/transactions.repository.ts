@@ -4,6 +4,7 @@ import type { Store } from '../../db/store.js';
 
 /** Filters of the transaction list; undefined leaves a filter off. Instants are DuckDB TIMESTAMP text in UTC. */
 export interface TransactionFilter {
+  clientId: string;
   customerId: string;
   dateFrom?: string;
   dateToExclusive?: string;
@@ -59,6 +60,7 @@ export class TransactionsRepository {
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
     return this.store.read((conn) =>
       queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
+        client_id: f.clientId,
         customer_id: f.customerId,
         date_from: f.dateFrom ?? null,
         date_to_exclusive: f.dateToExclusive ?? null,

@@ -15,7 +15,7 @@ export function accountsRoutes(router: Router, { accounts }: ApiServices): void 
     query: accountsQuery,
     response: accountsResponse,
     handler: async ({ query, auth }) => {
-      const result = await accounts.list(requireCustomer(auth).customerId, query);
+      const result = await accounts.list(requireCustomer(auth), query);
       return envelope(OP_ACCOUNTS_GET, result.accounts, result.metadata);
     },
   });

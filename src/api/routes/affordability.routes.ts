@@ -50,8 +50,7 @@ export function affordabilityRoutes(router: Router, { affordability }: ApiServic
     query: affordabilityQuery,
     response: affordabilityResponse,
     handler: async ({ query, auth, request, reply }) => {
-      const { customerId } = requireCustomer(auth);
-      const report = await affordability.report(customerId, query);
+      const report = await affordability.report(requireCustomer(auth), query);
       reply.header('vary', 'Accept');
       if (!wantsPdf(query.format, request.headers.accept)) return report;
       const m = report.metadata;

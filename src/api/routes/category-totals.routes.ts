@@ -15,7 +15,7 @@ export function categoryTotalsRoutes(router: Router, { categoryTotals }: ApiServ
     query: categoryTotalsQuery,
     response: categoryTotalsResponse,
     handler: async ({ query, auth }) => {
-      const result = await categoryTotals.totals(requireCustomer(auth).customerId, query);
+      const result = await categoryTotals.totals(requireCustomer(auth), query);
       return envelope(OP_CATEGORY_TOTALS_GET, result.entries, result.metadata);
     },
   });

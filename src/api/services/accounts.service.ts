@@ -1,4 +1,5 @@
 import { isoFromDb } from '../../db/rows.js';
+import type { CustomerRef } from '../auth/context.js';
 import type { AccountsRepository, BalanceRow } from '../repositories/accounts.repository.js';
 import type { AccountOut, AccountsQuery } from '../schemas/accounts.schemas.js';
 
@@ -19,8 +20,8 @@ function balanceView(b: BalanceRow) {
 export class AccountsService {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async list(customerId: string, filters: AccountsQuery): Promise<AccountsResult> {
-    const { accounts, balances } = await this.accounts.accountsWithBalances(customerId, filters);
+  async list(customer: CustomerRef, filters: AccountsQuery): Promise<AccountsResult> {
+    const { accounts, balances } = await this.accounts.accountsWithBalances(customer, filters);
     const views: AccountOut[] = accounts.map((a) => ({
       account_id: a.account_id,
       currency: a.currency,

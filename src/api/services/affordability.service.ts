@@ -3,6 +3,7 @@ import type { AffordabilityReport } from '../../reports/report-model.js';
 import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport } from '../../reports/report-service.js';
+import type { CustomerRef } from '../auth/context.js';
 import { apiError } from '../errors.js';
 import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
@@ -11,15 +12,15 @@ import { resolveMonthRange } from './month-range.js';
 export class AffordabilityService {
   constructor(private readonly store: Store) {}
 
-  async report(customerId: string, q: AffordabilityQuery, now: Date = new Date()): Promise<AffordabilityReport> {
+  async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = new Date()): Promise<AffordabilityReport> {
     const range = resolveMonthRange({ month_from: q.month_from, month_to: q.month_to }, now);
     const accountIds = q.account_id;
     if (accountIds?.length) {
       // An account that is not the customer's must not quietly give a report of nothing.
-      const foreign = await findForeignAccounts(this.store, customerId, accountIds);
+      const foreign = await findForeignAccounts(this.store, customer, accountIds);
       if (foreign.length) throw apiError('ACCOUNT_NOT_FOUND', { errors: { account_id: `unknown account: ${foreign.join(', ')}` } });
     }
-    const report = await buildReport(this.store, { customerId, range, accountIds, currency: q.currency }, now);
+    const report = await buildReport(this.store, { ...customer, range, accountIds, currency: q.currency }, now);
     if (!report) throw apiError('NOT_FOUND');
     return report;
   }

@@ -23,7 +23,7 @@ export class BucketTotalsService {
   async totals(clientId: string, customerId: string, bucketId: string, query: BucketTotalsQuery, now: Date = new Date()): Promise<BucketTotals> {
     const range = resolveMonthRange(query, now);
     const definition = await this.buckets.resolve(clientId, bucketId);
-    const cells = await this.monthlyTotals.bucketCells(definition.bucketId, customerId, query.currency, range);
+    const cells = await this.monthlyTotals.bucketCells(definition.bucketId, { clientId, customerId }, query.currency, range);
     const pairs = definition.body.buckets.flatMap((g) => g.criteria.map((c) => ({ bucket_l1: g.bucket_l1, bucket_l2: c.bucket_l2 })));
     const groups = buildTotalsTree({
       bucketId: definition.bucketId,

@@ -1,6 +1,7 @@
 import { addMonths, firstInstant, lastInstant, monthCount, monthOf, monthsIn, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, populationVariance, sumAmounts } from '../../domain/money.js';
 import { UK_V2, type CategoryLabel } from '../../domain/taxonomy.js';
+import type { CustomerRef } from '../auth/context.js';
 import { validationError } from '../errors.js';
 import type { CategoryMonthRow, MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import type { CategoryTotalsEntryOut, CategoryTotalsQuery, CurrencyTotalOut } from '../schemas/category-totals.schemas.js';
@@ -73,13 +74,13 @@ function directions(rows: readonly CategoryMonthRow[], months: readonly string[]
 export class CategoryTotalsService {
   constructor(private readonly monthlyTotals: MonthlyTotalsRepository) {}
 
-  async totals(customerId: string, q: CategoryTotalsQuery, now: Date = new Date()): Promise<CategoryTotalsResult> {
+  async totals(customer: CustomerRef, q: CategoryTotalsQuery, now: Date = new Date()): Promise<CategoryTotalsResult> {
     const range = categoryRange(q, now);
     const include = categoryMatchers(q.category, 'category');
     const exclude = categoryMatchers(q.exclude_category, 'exclude_category');
     const label = q.category_label;
     const months = monthsIn(range);
-    const rows = (await this.monthlyTotals.categoryMonths(customerId, range, q.currency, q.account_id)).filter(
+    const rows = (await this.monthlyTotals.categoryMonths(customer, range, q.currency, q.account_id)).filter(
       (r) =>
         (!include || include.some((m) => m(r.category_l1, r.category_l2))) &&
         !(exclude ?? []).some((m) => m(r.category_l1, r.category_l2)) &&

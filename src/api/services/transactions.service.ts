@@ -49,6 +49,7 @@ export class TransactionsService {
     const after = q.page_token !== undefined ? decodePageToken(q.page_token) : undefined;
 
     const rows = await this.transactions.listPage({
+      clientId,
       customerId,
       dateFrom: from !== undefined ? toDb(from) : undefined,
       dateToExclusive: toExclusive !== undefined ? toDb(toExclusive) : undefined,

@@ -1,1 +1,0 @@
-SELECT client_id FROM customers WHERE customer_id = $customer_id;
