@@ -15,7 +15,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'afford-crash-loop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KILLS = 20;
-const BATCH = 150;
+const BATCH = 100;
 /** Columns that record when a row was written, or draw from a sequence that a killed transaction may have used: they differ between runs by nature. */
 const WRITE_TIME_COLUMNS = new Set(['updated_at', 'created_at', 'handled_at', 'applied_at', 'dead_letter_id']);
 /** Salted hashes: a fresh salt each time, so only their presence is compared. */
@@ -80,7 +80,7 @@ async function everyTable(db: string): Promise<Record<string, unknown[]>> {
 
 describe('afford ingest file, SIGKILLed at random moments again and again', () => {
   it(`ends, after ${KILLS} kills and a last run, with every table as one clean run leaves it`, async () => {
-    const generated = [...generateEvents({ customers: 8, months: 3, seed: 5, faults: true, endMonth: '2024-04' })].map((l) => Buffer.from(l));
+    const generated = [...generateEvents({ customers: 5, months: 3, seed: 5, faults: true, endMonth: '2024-04' })].map((l) => Buffer.from(l));
     // Hostile lines in the middle too, so that dead letters are written (once) under the kills as well.
     const hostile = HOSTILE_LINES.filter((l) => l.bytes.length < 1024 * 1024).map((l) => l.bytes);
     const half = Math.floor(generated.length / 2);
@@ -109,7 +109,7 @@ describe('afford ingest file, SIGKILLed at random moments again and again', () =
 
     const [got, want] = [await everyTable(crashed), await everyTable(clean)];
     expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
-    expect((want['transactions'] ?? []).length).toBeGreaterThan(500);
+    expect((want['transactions'] ?? []).length).toBeGreaterThan(300);
     expect((want['dead_letters'] ?? []).length).toBeGreaterThan(HOSTILE_LINES.length / 2);
     for (const table of Object.keys(want)) expect(got[table], table).toEqual(want[table]);
   }, 150_000);
