@@ -1,34 +1,40 @@
 import { z } from 'zod';
-import { AMOUNT_PATTERN } from './money.js';
+import { boundedText, codeText, freeText, idText, LIMITS, nestsDeeperThan } from './event-limits.js';
+import { isoInstant, occurredAt } from './instants.js';
+import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './money.js';
 import { hasPair, UK_V2 } from './taxonomy.js';
 
-/** ISO 8601 with a zone (Z or an offset); normalised to UTC `...Z`. */
-export const isoInstant = z
-  .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: 'must be an ISO 8601 timestamp with a time zone',
-  })
-  .transform((s) => new Date(s).toISOString());
+export { isoInstant } from './instants.js';
 
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
-const id = z.string().min(1, 'is required').max(200, 'must be at most 200 characters');
+const id = idText;
+const amountText = z.string().max(20, `must be at most ${MAX_AMOUNT}`);
 
+/** A transaction amount: above zero, as the direction is its own field. */
 export const moneySchema = z.object({
-  value: z.string().regex(AMOUNT_PATTERN, 'must be a positive decimal string with at most 2 decimals'),
+  value: amountText
+    .regex(AMOUNT_PATTERN, `must be a decimal string with at most 2 decimals, at most ${MAX_AMOUNT}`)
+    .refine(isPositiveAmount, 'must be greater than 0'),
+  currency: currencyCode,
+});
+
+/** A balance: zero is a real balance, so only the sign is ruled out (the indicator gives it). */
+const balanceMoney = z.object({
+  value: amountText.regex(AMOUNT_PATTERN, `must be a decimal string with at most 2 decimals, at most ${MAX_AMOUNT}`),
   currency: currencyCode,
 });
 
 const slugWithConfidence = z.object({
-  slug: z.string().min(1),
-  confidence: z.union([z.string(), z.number()]).transform(String).optional(),
+  slug: codeText.min(1),
+  confidence: z.union([codeText, z.number()]).transform(String).optional(),
 });
 
 export const transactionSchema = z
   .object({
     transaction_id: id,
     account_id: id,
-    provider: z.string().default(''),
-    description: z.string().default(''),
+    provider: freeText.default(''),
+    description: boundedText(LIMITS.description).default(''),
     credit_debit_indicator: z.enum(['credit', 'debit']),
     amount: moneySchema,
     date_time: isoInstant,
@@ -37,19 +43,24 @@ export const transactionSchema = z
       categories: z.object({ l1: slugWithConfidence, l2: slugWithConfidence }),
       regularity: z
         .object({
-          frequency: z.enum(['unknown', 'daily', 'weekly', 'biweekly', 'monthly', 'quarterly']).or(z.string()),
-          predicted_date_times: z.array(isoInstant).default([]),
-          group_label: z.string().optional(),
+          frequency: z.enum(['unknown', 'daily', 'weekly', 'biweekly', 'monthly', 'quarterly']).or(codeText),
+          predicted_date_times: z.array(isoInstant).max(LIMITS.predictedDates, `must hold at most ${LIMITS.predictedDates} dates`).default([]),
+          group_label: freeText.optional(),
         })
         .optional(),
-      merchant: z.object({ display_name: z.string() }).passthrough().optional(),
+      merchant: z.object({ display_name: freeText }).passthrough().optional(),
     }),
-    tags: z.array(z.string()).default([]),
+    tags: z.array(freeText).max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`).default([]),
     posted_date_time: isoInstant.optional(),
     value_date_time: isoInstant.optional(),
-    merchant_category_code: z.string().optional(),
-    counterparty: z.object({ name: z.string().optional(), identifier: z.string().optional() }).optional(),
-    running_balance: z.object({ value: z.string().regex(/^-?\d+(\.\d{1,2})?$/), currency: currencyCode }).optional(),
+    merchant_category_code: codeText.optional(),
+    counterparty: z.object({ name: freeText.optional(), identifier: freeText.optional() }).optional(),
+    running_balance: z
+      .object({
+        value: amountText.regex(SIGNED_AMOUNT_PATTERN, `must be a decimal string with at most 2 decimals, from -${MAX_AMOUNT} to ${MAX_AMOUNT}`),
+        currency: currencyCode,
+      })
+      .optional(),
   })
   .superRefine((t, ctx) => {
     const l1 = t.enrichments.categories.l1.slug;
@@ -61,22 +72,24 @@ export const transactionSchema = z
 
 export const balanceSchema = z.object({
   date: isoInstant,
-  amount: moneySchema,
-  type: z.string().min(1),
+  amount: balanceMoney,
+  type: codeText.min(1),
   credit_debit_indicator: z.enum(['credit', 'debit']),
 });
 
 export const accountSchema = z.object({
   account_id: id,
   currency: currencyCode,
-  holder: z.object({ name: z.string(), relationship: z.string() }),
-  account_name: z.string().default(''),
-  account_type: z.string().min(1),
-  usage_type: z.string().default('personal'),
-  provider: z.string().default(''),
-  identifiers: z.object({ uk_account_number: z.string().optional(), uk_sort_code: z.string().optional() }).default({}),
-  balances: z.array(balanceSchema).default([]),
+  holder: z.object({ name: freeText, relationship: codeText }),
+  account_name: freeText.default(''),
+  account_type: codeText.min(1),
+  usage_type: codeText.default('personal'),
+  provider: freeText.default(''),
+  identifiers: z.object({ uk_account_number: codeText.optional(), uk_sort_code: codeText.optional() }).default({}),
+  balances: z.array(balanceSchema).max(LIMITS.balances, `must hold at most ${LIMITS.balances} balances`).default([]),
 });
+
+const applicant = z.object({ first_name: freeText, last_name: freeText });
 
 export const applicationSchema = z.object({
   application_id: id,
@@ -84,35 +97,39 @@ export const applicationSchema = z.object({
   creation_date: isoInstant,
   deletion_date: isoInstant.nullable().optional(),
   assessment_date: isoInstant.nullable().optional(),
-  accounts_connected: z.number().int().nonnegative().default(0),
-  metadata: z.object({ account_connection_initiator: z.string().optional(), application_id: z.string().optional() }).passthrough().default({}),
-  primary_applicant: z.object({ first_name: z.string(), last_name: z.string() }),
-  secondary_applicants: z.array(z.object({ first_name: z.string(), last_name: z.string() }).passthrough()).nullable().default(null),
-  initiator_id: z.string().default(''),
+  accounts_connected: z.number().int().nonnegative().max(LIMITS.accountsConnected).default(0),
+  metadata: z.object({ account_connection_initiator: freeText.optional(), application_id: freeText.optional() }).passthrough().default({}),
+  primary_applicant: applicant,
+  secondary_applicants: z
+    .array(applicant.passthrough())
+    .max(LIMITS.secondaryApplicants, `must hold at most ${LIMITS.secondaryApplicants} applicants`)
+    .nullable()
+    .default(null),
+  initiator_id: freeText.default(''),
   customer_link: z
     .object({
       created_at: isoInstant,
-      url: z.string(),
+      url: freeText,
       finished_connecting_accounts: z.boolean(),
       expired: z.boolean(),
-      status: z.string(),
+      status: codeText,
     })
     .optional(),
-  review_status: z.string().default('pending'),
-  assignee: z.string().default(''),
+  review_status: codeText.default('pending'),
+  assignee: freeText.default(''),
 });
 
 export const paymentSchema = z.object({
   payment_id: id,
-  service: z.string().min(1),
-  user_id: z.string(),
-  event: z.string().min(1),
+  service: codeText.min(1),
+  user_id: freeText,
+  event: codeText.min(1),
   kind: z.enum(['single', 'standing_order', 'scheduled']),
 });
 
 const envelopeBase = {
   event_id: id,
-  occurred_at: isoInstant,
+  occurred_at: occurredAt,
   client_id: id,
   customer_id: id,
   customer_secret: z.string().min(1).max(500).optional(),
@@ -140,14 +157,26 @@ export const EVENT_TYPES: readonly EventType[] = [
 
 export type ParseResult = { ok: true; event: IngestEvent } | { ok: false; reason: string };
 
-/** Parses one raw event (JSON text); never throws. The reason names the offending fields. */
+/** Whether a raw event is over the size limit (in UTF-8 bytes, as it was read). */
+export const rawTooLong = (raw: string): boolean => raw.length > LIMITS.rawBytes || Buffer.byteLength(raw, 'utf8') > LIMITS.rawBytes;
+export const RAW_TOO_LONG_REASON = `the event is longer than ${LIMITS.rawBytes} bytes`;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}...` : text);
+
+/**
+ * Parses one raw event (JSON text); never throws. The reason names the
+ * offending fields. The size and the nesting are checked before the schema
+ * runs, so that no input can make validation itself fail.
+ */
 export function parseEvent(raw: string): ParseResult {
+  if (rawTooLong(raw)) return { ok: false, reason: RAW_TOO_LONG_REASON };
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (err) {
-    return { ok: false, reason: `invalid JSON: ${(err as Error).message}` };
+    return { ok: false, reason: clip(`invalid JSON: ${(err as Error).message}`, LIMITS.issueChars) };
   }
+  if (nestsDeeperThan(json, LIMITS.jsonDepth)) return { ok: false, reason: `(root): nests deeper than ${LIMITS.jsonDepth} levels` };
   const parsed = eventSchema.safeParse(json);
   if (parsed.success) {
     const event = parsed.data;
@@ -159,9 +188,11 @@ export function parseEvent(raw: string): ParseResult {
   return { ok: false, reason: formatIssues(parsed.error.issues) };
 }
 
+/** At most LIMITS.reasonIssues field errors, each clipped, so that a reason stays small whatever the input. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  const shown = issues
+    .slice(0, LIMITS.reasonIssues)
+    .map((i) => clip(`${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`, LIMITS.issueChars));
+  const more = issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
 }

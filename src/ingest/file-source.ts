@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { readLines } from './line-reader.js';
 import type { IngestPipeline } from './pipeline.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
@@ -14,15 +14,13 @@ export interface FileIngestOptions {
  * bounded batches, so memory stays flat whatever the file's size. One batch
  * is read and validated while the previous one is being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
- * by line and content.
+ * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
 export async function ingestFile(pipeline: IngestPipeline, input: string, options: FileIngestOptions): Promise<IngestSummary> {
   const stream = input === '-' ? process.stdin : createReadStream(input);
   const sourceRef = input === '-' ? 'stdin' : path.resolve(input);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const summary = emptySummary();
   let batch: RawItem[] = [];
-  let lineNumber = 0;
   let inFlight: Promise<BatchResult> | undefined;
 
   const settle = async (): Promise<void> => {
@@ -40,10 +38,8 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
 
   try {
-    for await (const line of lines) {
-      lineNumber++;
-      if (line.trim() === '') continue;
-      batch.push({ raw: line, ref: { source: 'file', sourceRef, lineNumber } });
+    for await (const { raw, lineNumber, refused } of readLines(stream)) {
+      batch.push({ raw, ref: { source: 'file', sourceRef, lineNumber }, ...(refused === undefined ? {} : { refused }) });
       if (batch.length >= options.batchRows) await submit();
     }
     await submit();

@@ -69,7 +69,7 @@ export class KafkaIngest {
     this.log = deps.logger.child({ component: 'kafka-ingest' });
     // Batches are counted where every source's are: when they commit on the store.
     deps.metrics.watch(deps.pipeline.store);
-    const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), deps.metrics, this.log);
+    const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
     this.committer = new GroupCommitter(writer, deps.settings.batchRows);
   }
 

@@ -63,10 +63,10 @@ export class GroupCommitter {
         return;
       }
     }
-    // The store rejected the group: each chunk alone, so that a poison message is found and the rest goes in.
+    // The group failed as a whole: each chunk alone, so that a fault in one partition's chunk holds back only that partition.
     for (const w of group) {
       try {
-        await this.writer.write(w.chunk);
+        await this.writer.commit([w.chunk]);
         w.resolve();
       } catch (err) {
         w.reject(err);

@@ -1,7 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Store } from '../db/store.js';
 import { queryFile, runScript } from '../db/script.js';
-import { redactDeadLetter } from '../domain/redact.js';
 
 /** The DuckDB side of exactly-once: partition positions live next to the rows they describe. */
 
@@ -18,27 +17,4 @@ export async function loadStoredOffsets(store: Store): Promise<Map<string, bigin
 /** Call inside the batch's transaction. */
 export async function saveOffset(conn: DuckDBConnection, topic: string, partition: number, nextOffset: bigint): Promise<void> {
   await runScript(conn, 'queries/kafka/save-offset', { topic, kafka_partition: partition, next_offset: nextOffset });
-}
-
-export interface PoisonRecord {
-  topic: string;
-  partition: number;
-  offset: bigint;
-  key: string | null;
-  raw: string;
-  reason: string;
-  dedupeKey: string;
-}
-
-export async function recordPoison(conn: DuckDBConnection, p: PoisonRecord): Promise<void> {
-  const kept = redactDeadLetter(p.raw, p.reason);
-  await runScript(conn, 'queries/kafka/record-poison', {
-    topic: p.topic,
-    kafka_partition: p.partition,
-    kafka_offset: p.offset,
-    message_key: p.key,
-    raw: kept.raw,
-    reason: kept.reason,
-    dedupe_key: p.dedupeKey,
-  });
 }

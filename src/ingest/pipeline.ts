@@ -1,9 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Store } from '../db/store.js';
 import type { Logger } from '../logger.js';
+import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { writeBatch } from './write-batch.js';
-import type { BatchResult, RawItem, SourceRef } from './types.js';
+import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 
 /** Runs inside the batch's transaction, after its rows are written: offsets, outbox entries. */
 export type BatchHook = (conn: DuckDBConnection, result: BatchResult) => Promise<void>;
@@ -25,6 +26,12 @@ const storeListeners = new WeakMap<Store, CommitListener[]>();
 export function onEveryCommit(store: Store, listener: CommitListener): void {
   storeListeners.set(store, [...(storeListeners.get(store) ?? []), listener]);
 }
+
+/** More events than this rejected by the store in one batch means the store is at fault, not the events. */
+export const MAX_REJECTED_PER_BATCH = 10;
+
+/** Thrown by a trial write to roll it back. */
+class TrialRollback extends Error {}
 
 /**
  * The one path into the store for files, Kafka and HTTP: validate, then write
@@ -48,21 +55,65 @@ export class IngestPipeline {
     this.listeners.push(listener);
   }
 
+  /**
+   * Writes the batch. When the store rejects an event that passed validation
+   * (a value SQL cannot hold), the event at fault is found by trial writes
+   * that are rolled back, and becomes a dead letter with the store's error as
+   * its reason; the batch then commits once, hooks included, so that a
+   * source's offsets or task are written exactly once.
+   */
   async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
-    const prepared = prepareItems(items);
+    let prepared = prepareItems(items);
     const started = Date.now();
-    const result = await this.store.write(async (conn) => {
+    let rejected = 0;
+    let knownGood = 0;
+    for (;;) {
+      try {
+        const result = await this.commit(prepared, sourceHook);
+        this.logger.debug(
+          { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, deadLetters: result.deadLetters.length, ms: Date.now() - started },
+          'batch committed',
+        );
+        const batch: CommittedBatch = { source: items[0]?.ref.source ?? 'none', seconds: (Date.now() - started) / 1000 };
+        for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
+        return result;
+      } catch (err) {
+        if (rejected >= MAX_REJECTED_PER_BATCH) throw err;
+        const found = await isolateRejected(prepared, knownGood, (prefix) => this.trial(prefix));
+        if (!found) throw err;
+        rejected++;
+        const item = prepared[found.index] as PreparedItem;
+        this.logger.warn({ err: found.error, ref: item.ref }, 'the store rejected an event; it goes to the dead letters');
+        prepared = prepared.map((p, i) => (i === found.index ? { kind: 'dead', raw: p.raw, reason: storeRejectionReason(found.error), ref: p.ref } : p));
+        knownGood = found.index + 1;
+      }
+    }
+  }
+
+  private commit(prepared: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+    return this.store.write(async (conn) => {
       const r = await writeBatch(conn, prepared);
       for (const hook of this.hooks) await hook(conn, r);
       if (sourceHook) await sourceHook(conn, r);
       return r;
     });
-    this.logger.debug(
-      { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, deadLetters: result.deadLetters.length, ms: Date.now() - started },
-      'batch committed',
-    );
-    const batch: CommittedBatch = { source: items[0]?.ref.source ?? 'none', seconds: (Date.now() - started) / 1000 };
-    for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
-    return result;
+  }
+
+  /**
+   * Writes `prepared` with the pipeline's own hooks (rows in the store only)
+   * and rolls it all back: undefined if the store takes them, else its error.
+   * The source's hook is left out, as it may reach beyond the store (a DLQ).
+   */
+  private async trial(prepared: readonly PreparedItem[]): Promise<unknown> {
+    try {
+      await this.store.write(async (conn) => {
+        const r = await writeBatch(conn, prepared);
+        for (const hook of this.hooks) await hook(conn, r);
+        throw new TrialRollback();
+      });
+    } catch (err) {
+      return err instanceof TrialRollback ? undefined : err;
+    }
+    return undefined;
   }
 }

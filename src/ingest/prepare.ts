@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
-import { parseEvent } from '../domain/events.js';
+import { LIMITS } from '../domain/event-limits.js';
+import { parseEvent, rawTooLong } from '../domain/events.js';
 import type { PreparedItem, RawItem, SourceRef } from './types.js';
 
 /** Validates raw events at the edge; a bad one becomes a dead letter with its reason. */
 export function prepareItems(items: readonly RawItem[]): PreparedItem[] {
-  return items.map(({ raw, ref }) => {
+  return items.map(({ raw, ref, refused }) => {
+    if (refused !== undefined) return { kind: 'dead', raw, reason: refused, ref };
     const parsed = parseEvent(raw);
-    return parsed.ok ? { kind: 'event', event: parsed.event, raw, ref } : { kind: 'dead', raw, reason: parsed.reason, ref };
+    if (parsed.ok) return { kind: 'event', event: parsed.event, raw, ref };
+    // An over-long event is kept in its dead letter by its start only.
+    return { kind: 'dead', raw: rawTooLong(raw) ? raw.slice(0, LIMITS.rawPrefixChars) : raw, reason: parsed.reason, ref };
   });
 }
 

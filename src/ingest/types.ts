@@ -13,6 +13,8 @@ export interface SourceRef {
 export interface RawItem {
   raw: string;
   ref: SourceRef;
+  /** Set when the source already knows the input is bad (not UTF-8, too long): the reason of its dead letter. */
+  refused?: string;
 }
 
 export type PreparedItem =

@@ -5,7 +5,7 @@ SELECT c.bucket_l1,
        c.bucket_l2,
        strftime(m.month, '%Y-%m') AS month,
        m.direction,
-       sum(m.total)::DECIMAL(18,2) AS total,
+       sum(m.total)::DECIMAL(38,2) AS total,
        sum(m.transaction_count)::INTEGER AS transaction_count
 FROM monthly_category_totals m
 JOIN bucket_criteria c

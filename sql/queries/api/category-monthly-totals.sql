@@ -4,7 +4,7 @@ SELECT strftime(month, '%Y-%m') AS month,
        category_l1,
        category_l2,
        direction,
-       sum(total)::DECIMAL(18,2) AS total,
+       sum(total)::DECIMAL(38,2) AS total,
        sum(transaction_count)::INTEGER AS transaction_count
 FROM monthly_category_totals
 WHERE client_id = $client_id

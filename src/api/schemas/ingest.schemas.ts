@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { idText, LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
 import { transactionSchema } from '../../domain/events.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../tasks/ingestion.js';
 import { emptyObject, envelopeOf } from './common.js';
 
 export const OP_INGEST_TRANSACTIONS_POST = 'v2_ingest_transactions_post';
 
-const customerId = z.string().min(1, 'is required').max(200, 'must be at most 200 characters');
+const customerId = idText;
+
+/** A transaction sits two levels deeper in the body than in its event: the event's nesting limit, measured from the body. */
+const MAX_BODY_DEPTH = LIMITS.jsonDepth + 2;
 
 /** The limit is checked on the shape alone, before any transaction is validated, and names the first item over it. */
 const withinLimit = z
@@ -26,8 +30,18 @@ const withinLimit = z
     }
   });
 
-export const ingestTransactionsBody = withinLimit.pipe(
-  z.array(z.object({ customer_id: customerId, transactions: z.array(transactionSchema).min(1, 'must hold at least one transaction') })),
+/**
+ * The nesting is checked first, without recursion, so that no body can make
+ * validation itself fail; then the count, then each transaction.
+ */
+export const ingestTransactionsBody = z.preprocess(
+  (body, ctx) => {
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) ctx.issues.push({ code: 'custom', message: `nests deeper than ${MAX_BODY_DEPTH} levels`, input: body });
+    return body;
+  },
+  withinLimit.pipe(
+    z.array(z.object({ customer_id: customerId, transactions: z.array(transactionSchema).min(1, 'must hold at least one transaction') })),
+  ),
 );
 
 export const ingestTransactionsResponse = envelopeOf(

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Years a timestamp may fall in: nothing this service holds is older than Unix time or later than this century. */
+export const YEAR_MIN = 1970;
+export const YEAR_MAX = 2100;
+/** How far ahead of the ingesting clock an `occurred_at` may be: clock skew, not a version that pins a record. */
+export const OCCURRED_AT_MAX_FUTURE_DAYS = 30;
+
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))$/;
+
+const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Why `s` is not a real instant, or null. Every field is checked as written,
+ * so that no impossible value (30 February, 24:00, offset +25:00) is rolled
+ * over into another instant by the date parser.
+ */
+export function instantProblem(s: string): string | null {
+  const m = SHAPE.exec(s);
+  if (!m) return 'must be an ISO 8601 timestamp with a time zone';
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  if (year < YEAR_MIN || year > YEAR_MAX) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}`;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return 'must be a real calendar date';
+  if (hour > 23 || minute > 59 || second > 59) return 'must be a real time of day';
+  if (m[8] !== 'Z' && (Number(m[10]) > 14 || Number(m[11]) > 59)) return 'must have a real zone offset';
+  return null;
+}
+
+/** ISO 8601 with a zone (Z or an offset), a real calendar date and time; normalised to UTC `...Z`. */
+export const isoInstant = z
+  .string()
+  .max(40, 'must be an ISO 8601 timestamp with a time zone')
+  .superRefine((s, ctx) => {
+    const problem = instantProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((s) => new Date(s).toISOString());
+
+/** The version of an event: also at most OCCURRED_AT_MAX_FUTURE_DAYS after now. */
+export const occurredAt = isoInstant.refine((iso) => Date.parse(iso) <= Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000, {
+  message: `must be at most ${OCCURRED_AT_MAX_FUTURE_DAYS} days in the future`,
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { instantProblem, isoInstant, occurredAt } from '../../src/domain/instants.js';
+
+describe('instants', () => {
+  it.each([
+    ['2024-02-29T00:00:00Z', null],
+    ['2000-02-29T12:00:00.123456789+01:00', null],
+    ['2100-12-31T23:59:59Z', null],
+    ['1970-01-01T00:00Z', null],
+    ['2100-02-29T00:00:00Z', 'must be a real calendar date'],
+    ['2024-04-31T00:00:00Z', 'must be a real calendar date'],
+    ['2024-13-01T00:00:00Z', 'must be a real calendar date'],
+    ['2024-00-10T00:00:00Z', 'must be a real calendar date'],
+    ['2024-01-01T23:60:00Z', 'must be a real time of day'],
+    ['2024-01-01T23:59:60Z', 'must be a real time of day'],
+    ['2024-01-01T00:00:00+14:60', 'must have a real zone offset'],
+    ['1969-12-31T23:59:59Z', 'must be in the years 1970 to 2100'],
+    ['2101-01-01T00:00:00Z', 'must be in the years 1970 to 2100'],
+    ['2024-01-01 00:00:00Z', 'must be an ISO 8601 timestamp with a time zone'],
+  ])('%s: %s', (input, problem) => {
+    expect(instantProblem(input)).toBe(problem);
+  });
+
+  it('normalises to UTC without rolling the date', () => {
+    expect(isoInstant.parse('2024-03-01T00:30:00+01:00')).toBe('2024-02-29T23:30:00.000Z');
+  });
+
+  it('takes an occurred_at up to 30 days ahead of now, not more', () => {
+    const day = 86_400_000;
+    expect(occurredAt.safeParse(new Date(Date.now() + 29 * day).toISOString()).success).toBe(true);
+    expect(occurredAt.safeParse(new Date(Date.now() + 31 * day).toISOString()).success).toBe(false);
+  });
+});

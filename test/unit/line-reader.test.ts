@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { readLines, type InputLine } from '../../src/ingest/line-reader.js';
+
+async function collect(chunks: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes?: number): Promise<InputLine[]> {
+  const out: InputLine[] = [];
+  const input = (async function* () {
+    yield* chunks;
+  })();
+  for await (const line of readLines(input, maxBytes)) out.push(line);
+  return out;
+}
+
+describe('readLines', () => {
+  it('splits on LF, drops a CR before it, skips blank lines but counts them, and keeps a last line without LF', async () => {
+    const lines = await collect([Buffer.from('a\r\n\n  \nb\nc')]);
+    expect(lines).toEqual([
+      { lineNumber: 1, raw: 'a' },
+      { lineNumber: 4, raw: 'b' },
+      { lineNumber: 5, raw: 'c' },
+    ]);
+  });
+
+  it('joins a character split across chunks', async () => {
+    const bytes = Buffer.from('{"d":"€🍕"}\n');
+    const chunks = [...bytes].map((b) => Buffer.from([b]));
+    expect(await collect(chunks)).toEqual([{ lineNumber: 1, raw: '{"d":"€🍕"}' }]);
+  });
+
+  it('skips a byte order mark at the start of the input only', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const lines = await collect([Buffer.concat([bom, Buffer.from('a\n'), bom, Buffer.from('b\n')])]);
+    expect(lines).toEqual([
+      { lineNumber: 1, raw: 'a' },
+      { lineNumber: 2, raw: '\uFEFFb' },
+    ]);
+  });
+
+  it('refuses a line that is not UTF-8, keeping a readable copy, and goes on', async () => {
+    const lines = await collect([Buffer.from([0x61, 0xff, 0x62, 0x0a, 0x63, 0x0a])]);
+    expect(lines).toEqual([
+      { lineNumber: 1, raw: 'a\uFFFDb', refused: 'the line is not valid UTF-8' },
+      { lineNumber: 2, raw: 'c' },
+    ]);
+  });
+
+  it('refuses a line over the limit, keeping only its start, and reads exactly up to the limit', async () => {
+    const lines = await collect([Buffer.from(`${'x'.repeat(10)}\n${'y'.repeat(11)}\r\n${'z'.repeat(10)}\r\n`)], 10);
+    expect(lines).toEqual([
+      { lineNumber: 1, raw: 'x'.repeat(10) },
+      { lineNumber: 2, raw: 'y'.repeat(11), refused: 'the line is longer than 10 bytes' },
+      { lineNumber: 3, raw: 'z'.repeat(10) },
+    ]);
+  });
+
+  it('streams past a line longer than the largest string the runtime can hold', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    // 600 MB without a line end: more than a V8 string can hold, so a reader that buffers the line fails.
+    const chunks = (function* () {
+      for (let i = 0; i < 600; i++) yield chunk;
+      yield Buffer.from('\n{"ok":true}\n');
+    })();
+    const lines = await collect(chunks);
+    expect(lines.map((l) => [l.lineNumber, l.raw.length, l.refused])).toEqual([
+      [1, 1024, 'the line is longer than 65536 bytes'],
+      [2, 11, undefined],
+    ]);
+  });
+});
