@@ -56,7 +56,7 @@ describe('the export inside afford serve, and the commands around it', () => {
       expect.stringMatching(/^#\d+ .* file {3}\S*hand-computed\.ndjson:\d+ {2}\S/),
       expect.stringMatching(/^#\d+ .* file {3}\S*hand-computed\.ndjson:\d+ {2}\S/),
     ]);
-    expect(list.stdout).toContain('data.amount.value: must be a positive decimal string');
+    expect(list.stdout).toContain('data.amount.value: must be a decimal string with at most 2 decimals');
     expect(list.stdout).toMatch(/2 of 2 dead letters from file, newest first\n$/);
     expect(forwarded(serve, 'dead-letters')).toBe(true);
 
