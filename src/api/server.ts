@@ -7,6 +7,7 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
 import { apiError } from './errors.js';
+import { installStrictJsonParser } from './json-body.js';
 import { installErrorHandler } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES } from './limits.js';
@@ -84,6 +85,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
+  installStrictJsonParser(app);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
   installNotFound(app);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { boundedText, codeText, freeText, idText, LIMITS, nestsDeeperThan } from './event-limits.js';
 import { isoInstant, occurredAt } from './instants.js';
+import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
 import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './money.js';
 import { hasPair, UK_V2 } from './taxonomy.js';
 
 export { isoInstant } from './instants.js';
 
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
+// The same list the API checks its currency parameter against: data in a code it would refuse could never be read.
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').refine(isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE);
 const id = idText;
 const amountText = z.string().max(20, `must be at most ${MAX_AMOUNT}`);
 
