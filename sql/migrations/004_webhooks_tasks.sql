@@ -64,7 +64,7 @@ CREATE TABLE tasks (
     customer_id           VARCHAR,             -- refresh only: an ingestion spans customers
     provider              VARCHAR,
     status                VARCHAR NOT NULL,    -- Pending | Completed | Failed
-    result                VARCHAR,             -- success, or a seed code_id
+    result                VARCHAR,             -- success, or a code_id of the interface
     step                  INTEGER NOT NULL,
     has_new_transactions  BOOLEAN,
     reconnect_required    BOOLEAN NOT NULL,

@@ -20,7 +20,7 @@ function toApiError(err: unknown): ApiError {
 }
 
 /**
- * Every error leaves as the seed's body. A 4xx names its operation; a 5xx
+ * Every error leaves as the interface's body. A 4xx names its operation; a 5xx
  * carries only its message, and the cause (stack included) goes to the log,
  * never to the client.
  */

@@ -3,8 +3,8 @@ import { MAX_FIELD_ERRORS } from './limits.js';
 /**
  * Every coded error of the API, defined once: name -> (status, code_id,
  * message). Code throws them by name (`throw apiError('NOT_FOUND')`), and the
- * error handler turns them into the seed's bodies. The 401, 404 and 405
- * bodies are the seed's generic ones, word for word.
+ * error handler turns them into the interface's bodies. The 401, 404 and 405
+ * bodies are the interface's generic ones, word for word.
  */
 export const ERROR_TABLE = {
   UNAUTHORISED: { status: 401, codeId: 'unknown', message: 'Unauthorised request', generic: true },
@@ -67,7 +67,7 @@ export function validationError(errors: Record<string, string>): ApiError {
   return new ApiError('FAILED_VALIDATION', { errors: capErrors(errors) });
 }
 
-/** The error body of a 4xx, in the seed's format. */
+/** The error body of a 4xx, in the interface's format. */
 export interface ClientErrorBody {
   operation_id: string;
   code_id: string;

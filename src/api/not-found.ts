@@ -12,7 +12,7 @@ function patternOf(url: string): RegExp {
 }
 
 /**
- * An unknown path answers the seed's 404 body; a known path with a method it
+ * An unknown path answers the interface's 404 body; a known path with a method it
  * does not have answers the 405 body, with Allow. Routes are collected as
  * they are added, so routes of later plugins count too.
  */

@@ -7,7 +7,7 @@ import { parseOrThrow } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The seed's operation_id, also used in validation error bodies. */
+    /** The interface's operation_id, also used in validation error bodies. */
     operationId?: string;
     auth?: AuthLevel;
   }

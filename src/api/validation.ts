@@ -11,7 +11,7 @@ export function fieldPath(path: readonly PropertyKey[], root: string): string {
   }, '');
 }
 
-/** Messages in the seed's style: a required-value message or an invalid-value message. */
+/** Messages in the interface's style: a required-value message or an invalid-value message. */
 function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return 'is required';

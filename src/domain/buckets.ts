@@ -25,7 +25,7 @@ export const bucketDefinitionBodySchema = z.object({
 export type BucketDefinitionBody = z.infer<typeof bucketDefinitionBodySchema>;
 export type Criterion = z.infer<typeof criterionSchema>;
 
-/** Field path -> message, in the seed's validation format. */
+/** Field path -> message, in the interface's validation format. */
 export type FieldErrors = Record<string, string>;
 
 /** Checks that go beyond shape: the model exists, pairs belong to it, no pair twice, no bucket twice. */

@@ -59,7 +59,7 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
 
 /**
  * Writes one batch inside the caller's transaction: rows by the rules of
- * events.md, dead letters, and the monthly totals of every customer-month it
+ * docs/events.md, dead letters, and the monthly totals of every customer-month it
  * touched. A customer deletion splits the batch, so that what came before it
  * is removed with the customer and what came after it is kept.
  */

@@ -2,8 +2,8 @@ import type { Money } from '../domain/money.js';
 import type { MonthRange } from '../domain/months.js';
 
 /**
- * The affordability report: the shape of compatibility.md ("Affordability
- * report"), with the figures of taxonomy.md taken from core-dashboard.
+ * The affordability report: the shape in docs/compatibility.md, with its
+ * figures taken through core-dashboard (docs/taxonomy.md).
  * Everything here is plain data; the API serves it as is, the nightly job
  * stores it, the PDF prints its strings.
  */

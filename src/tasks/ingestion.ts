@@ -6,7 +6,7 @@ import { enqueueWebhook } from '../webhooks/outbox.js';
 import { ingestionSucceededMessage } from '../webhooks/payloads.js';
 import { TasksRepository, taskQueries, type Task } from './tasks.repository.js';
 
-/** compatibility.md: at most 1,000 transactions in one request, over all customers. */
+/** docs/compatibility.md: at most 1,000 transactions in one request, over all customers. */
 export const MAX_INGEST_TRANSACTIONS = 1000;
 
 /** One entry of the POST /v2/ingest/transactions body; the transactions are as received (the API has validated them). */

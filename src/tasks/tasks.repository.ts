@@ -15,7 +15,7 @@ export interface Task {
   customerId: string | null;
   provider: string | null;
   status: TaskStatus;
-  /** `success`, or a seed code_id; null while pending. */
+  /** `success`, or a code_id of the interface; null while pending. */
   result: string | null;
   step: number;
   hasNewTransactions: boolean | null;

@@ -1,5 +1,5 @@
 /**
- * The webhook events a subscription can choose. The seed names only
+ * The webhook events a subscription can choose. The interface names only
  * `payment.success` (a payment payload's `event` value) and
  * `first_party_ingester.ingest.succeeded`; the others follow the same
  * dotted style. The connection-completed webhook is not offered: there is no

@@ -1,7 +1,7 @@
 import type { PaymentData } from '../domain/events.js';
 import { paymentWebhookEvent, type WebhookEvent } from './events.js';
 
-/** One event to send: its name, who it concerns, and the body (the seed wraps every payload in `data`). */
+/** One event to send: its name, who it concerns, and the body (the interface wraps every payload in `data`). */
 export interface WebhookMessage {
   event: WebhookEvent;
   /** What caused it (an event_id or a task_id), so that a replay enqueues nothing twice. */
@@ -25,7 +25,7 @@ export interface RefreshOutcome {
   reconnectRequired: boolean;
 }
 
-/** The seed's open banking task payload, refresh variant: the flags are the strings `true`/`false`. */
+/** The interface's open banking task payload, refresh variant: the flags are the strings `true`/`false`. */
 export function refreshCompletedMessage(r: RefreshOutcome): WebhookMessage {
   return {
     event: 'open_banking.refresh.completed',
@@ -54,7 +54,7 @@ export interface CustomerDeletion {
   occurredAt: string;
 }
 
-/** The seed does not show this payload; it names the customer and when the deletion happened, like the payment payload names its event. */
+/** The interface does not show this payload; it names the customer and when the deletion happened, like the payment payload names its event. */
 export function customersDeletedMessage(d: CustomerDeletion): WebhookMessage {
   return {
     event: 'customers.deleted',
@@ -72,7 +72,7 @@ export interface PaymentNotice {
   payment: PaymentData;
 }
 
-/** The seed's payment payload; `kind` chooses the webhook and is not repeated in the body. */
+/** The interface's payment payload; `kind` chooses the webhook and is not repeated in the body. */
 export function paymentMessage(p: PaymentNotice): WebhookMessage {
   return {
     event: paymentWebhookEvent(p.payment.kind),
@@ -87,7 +87,7 @@ export function paymentMessage(p: PaymentNotice): WebhookMessage {
 
 export const INGEST_OPERATION_ID = 'v2_ingest_transactions_post';
 
-/** The seed's ingestion payload. */
+/** The interface's ingestion payload. */
 export function ingestionSucceededMessage(taskId: string, clientId: string): WebhookMessage {
   return {
     event: 'first_party_ingester.ingest.succeeded',

@@ -1,7 +1,7 @@
-/** The seed: redeliver on these statuses only; any other status is final. */
+/** The interface: redeliver on these statuses only; any other status is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
 
-/** The seed: up to 10 redeliveries, so at most 11 attempts in all. */
+/** The interface: up to 10 redeliveries, so at most 11 attempts in all. */
 export const MAX_REDELIVERIES = 10;
 
 export interface RetrySettings {

@@ -15,12 +15,12 @@ import { fixturePath, tempStore } from './store.js';
 
 export const TEST_TOKEN_SECRET = 'afford-test-token-secret-0123456789-abcdef';
 
-/** The seed's generic bodies, word for word. */
-export const SEED_401 = { operation_id: 'unknown', code_id: 'unknown', message: 'Unauthorised request', errors: {} };
-export const SEED_404 = { operation_id: 'unknown', code_id: 'unknown', message: 'Route or resource not found', errors: {} };
-export const SEED_405 = { operation_id: 'unknown', code_id: 'unknown', message: 'Method not allowed', errors: {} };
-export const SEED_500 = { message: 'An error occurred while processing your request' };
-export const SEED_503 = { message: 'Service unavailable' };
+/** The interface's generic bodies, word for word. */
+export const GENERIC_401 = { operation_id: 'unknown', code_id: 'unknown', message: 'Unauthorised request', errors: {} };
+export const GENERIC_404 = { operation_id: 'unknown', code_id: 'unknown', message: 'Route or resource not found', errors: {} };
+export const GENERIC_405 = { operation_id: 'unknown', code_id: 'unknown', message: 'Method not allowed', errors: {} };
+export const GENERIC_500 = { message: 'An error occurred while processing your request' };
+export const GENERIC_503 = { message: 'Service unavailable' };
 
 export interface ApiResponse<T = unknown> {
   status: number;

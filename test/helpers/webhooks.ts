@@ -18,7 +18,7 @@ import { SubscriptionsRepository, type Subscription } from '../../src/webhooks/s
 import { silentLogger } from './store.js';
 
 export const TOKEN_SECRET = 'afford-webhook-test-token-secret-0123456789';
-/** Longer than 32 characters, as the seed asks. */
+/** Longer than 32 characters, as the interface asks. */
 export const SIGNING_SECRET = 'whsec-0123456789abcdef0123456789abcdef';
 
 /** Quick retries so that a test with 11 attempts runs in about a second. */

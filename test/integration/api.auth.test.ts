@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketCreatedResponse } from '../../src/api/schemas/buckets.schemas.js';
 import { tokenResponse } from '../../src/api/schemas/oauth.schemas.js';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
-import { SEED_401, SEED_404, TEST_TOKEN_SECRET, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, TEST_TOKEN_SECRET, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 const TOTALS = '/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -68,13 +68,13 @@ describe('API auth and tenancy', () => {
       ['a mismatched X-Client-Id', { authorization: basic('client-a', 'x'), 'x-client-id': 'client-b' }, 'grant_type=client_credentials'],
       ['an access token used as refresh token', { 'x-client-id': 'client-a' }, 'grant_type=refresh_token&refresh_token=ACCESS'],
       ['a refresh token of another client', { 'x-client-id': 'client-b' }, 'grant_type=refresh_token&refresh_token=REFRESH'],
-    ])('answers the seed 401 for %s', async (_name, headers, body) => {
+    ])('answers the generic 401 body for %s', async (_name, headers, body) => {
       const res = await api.call('POST', '/v1/oauth/token', {
         headers: { ...FORM, ...headers },
         body: body.replace('ACCESS', tokenA).replace('REFRESH', refreshA),
       });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     });
 
     it('answers 400 failed_validation for a missing or unknown grant_type', async () => {
@@ -113,16 +113,16 @@ describe('API auth and tenancy', () => {
       ['a refresh token used as access token', async () => ({ authorization: `Bearer ${refreshA}`, 'x-client-id': 'client-a' })],
       ['no X-Client-ID', async () => ({ authorization: `Bearer ${tokenA}` })],
       ['a client-ID mismatch', async () => ({ authorization: `Bearer ${tokenA}`, 'x-client-id': 'client-b' })],
-    ])('answers the seed 401 for %s', async (_name, headers) => {
+    ])('answers the generic 401 body for %s', async (_name, headers) => {
       const res = await call(await headers());
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     });
 
     it('checks auth before reading the body', async () => {
       const res = await api.call('POST', '/aggregations/v2/buckets', { headers: { 'x-client-id': 'client-a', 'content-type': 'application/json' }, body: '{not json' });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     });
   });
 
@@ -135,7 +135,7 @@ describe('API auth and tenancy', () => {
     it('answers 401 without X-Customer-ID on a customer call', async () => {
       const res = await api.call('GET', TOTALS, { headers: authHeaders(tokenA, 'client-a') });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     });
 
     it("answers 404 for another client's customer, exactly as for an unknown one", async () => {
@@ -143,7 +143,7 @@ describe('API auth and tenancy', () => {
         const other = await api.call('GET', path, { headers: authHeaders(tokenA, 'client-a', 'cust-9') });
         const unknown = await api.call('GET', path, { headers: authHeaders(tokenA, 'client-a', 'cust-nobody') });
         expect(other.status).toBe(404);
-        expect(other.body).toEqual(SEED_404);
+        expect(other.body).toEqual(GENERIC_404);
         expect(unknown.body).toEqual(other.body);
       }
       expect((await api.call('GET', TOTALS, { headers: authHeaders(tokenB, 'client-b', 'cust-9') })).status).toBe(200);
@@ -152,10 +152,10 @@ describe('API auth and tenancy', () => {
     it('needs the right X-Customer-Secret for a customer that is not hosted', async () => {
       const without = await api.call('GET', TOTALS, { headers: authHeaders(tokenA, 'client-a', 'cust-2') });
       expect(without.status).toBe(401);
-      expect(without.body).toEqual(SEED_401);
+      expect(without.body).toEqual(GENERIC_401);
       const wrong = await api.call('GET', TOTALS, { headers: authHeaders(tokenA, 'client-a', 'cust-2', 'cust-2-secret-0123456780') });
       expect(wrong.status).toBe(401);
-      expect(wrong.body).toEqual(SEED_401);
+      expect(wrong.body).toEqual(GENERIC_401);
       const right = await api.call('GET', TOTALS, { headers: authHeaders(tokenA, 'client-a', 'cust-2', 'cust-2-secret-0123456789') });
       expect(right.status).toBe(200);
     });
@@ -164,7 +164,7 @@ describe('API auth and tenancy', () => {
       expect((await api.call('GET', '/core/v1/customer-applications/app-1', { headers: authHeaders(tokenA, 'client-a') })).status).toBe(200);
       const other = await api.call('GET', '/core/v1/customer-applications/app-9', { headers: authHeaders(tokenA, 'client-a') });
       expect(other.status).toBe(404);
-      expect(other.body).toEqual(SEED_404);
+      expect(other.body).toEqual(GENERIC_404);
     });
   });
 
@@ -183,7 +183,7 @@ describe('API auth and tenancy', () => {
       ] as const) {
         const res = await api.call(method, path, { headers: { ...a, 'x-customer-id': 'cust-1' }, body });
         expect(res.status, `${method} ${path}`).toBe(404);
-        expect(res.body).toEqual(SEED_404);
+        expect(res.body).toEqual(GENERIC_404);
       }
       const list = await api.call<{ data: Array<{ bucket_id: string }> }>('GET', '/aggregations/v2/buckets', { headers: a });
       expect(list.body.data.map((d) => d.bucket_id)).not.toContain(id);

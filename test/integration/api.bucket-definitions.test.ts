@@ -8,7 +8,7 @@ import {
 } from '../../src/api/schemas/buckets.schemas.js';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
 import { UK_V2, modelPairs, pairKey } from '../../src/domain/taxonomy.js';
-import { SEED_404, SEED_405, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_404, GENERIC_405, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 const DEFINITION = {
   name: 'Lender essentials',
@@ -75,7 +75,7 @@ describe('bucket definitions', () => {
     expect(expectSchema(bucketDeletedResponse, del.body).data).toEqual({ bucket_id: id });
     const gone = await api.call('GET', `/aggregations/v2/buckets/${id}`, { headers });
     expect(gone.status).toBe(404);
-    expect(gone.body).toEqual(SEED_404);
+    expect(gone.body).toEqual(GENERIC_404);
     expect((await api.call('DELETE', `/aggregations/v2/buckets/${id}`, { headers })).status).toBe(404);
   });
 
@@ -83,7 +83,7 @@ describe('bucket definitions', () => {
     for (const [method, body] of [['PUT', CORE_DASHBOARD], ['PUT', { name: '' }], ['DELETE', undefined]] as const) {
       const res = await api.call(method, '/aggregations/v2/buckets/core-dashboard', { headers, body });
       expect(res.status).toBe(405);
-      expect(res.body).toEqual(SEED_405);
+      expect(res.body).toEqual(GENERIC_405);
       expect(res.headers.get('allow')).toBe('GET');
     }
   });

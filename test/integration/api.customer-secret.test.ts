@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, SEED_401, startApi, type ApiHarness } from '../helpers/api.js';
+import { authHeaders, GENERIC_401, startApi, type ApiHarness } from '../helpers/api.js';
 import { rows } from '../helpers/store.js';
 import { transactionEvent } from '../helpers/webhooks.js';
 
@@ -47,7 +47,7 @@ describe('a customer with a secret', () => {
     expect(result).toMatchObject({ inserted: 1, deadLetters: [] });
     expect(await rows(api.store, `SELECT hosted FROM customers WHERE customer_id = '${CUSTOMER}'`)).toEqual([{ hosted: false }]);
 
-    expect(await list()).toMatchObject({ status: 401, body: SEED_401 });
+    expect(await list()).toMatchObject({ status: 401, body: GENERIC_401 });
     expect((await list('a-wrong-secret')).status).toBe(401);
     expect((await list(SECRET)).status).toBe(200);
   });

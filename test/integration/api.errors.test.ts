@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_401, SEED_404, SEED_405, SEED_500, SEED_503, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, GENERIC_405, GENERIC_500, GENERIC_503, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
 describe('API error bodies', () => {
   let api: ApiHarness;
@@ -20,16 +20,16 @@ describe('API error bodies', () => {
   });
   afterAll(async () => api.close());
 
-  it('answers the seed 404 for an unknown route, with or without auth', async () => {
+  it('answers the generic 404 body for an unknown route, with or without auth', async () => {
     for (const path of ['/nope', '/aggregations/v3/buckets', '/aggregations/v2/buckets/x/totals/y', '/']) {
       const res = await api.call('GET', path);
       expect(res.status, path).toBe(404);
-      expect(res.body).toEqual(SEED_404);
+      expect(res.body).toEqual(GENERIC_404);
     }
-    expect((await api.call('GET', '/nope', { headers })).body).toEqual(SEED_404);
+    expect((await api.call('GET', '/nope', { headers })).body).toEqual(GENERIC_404);
   });
 
-  it('answers the seed 405 for a known route with the wrong method, with Allow', async () => {
+  it('answers the generic 405 body for a known route with the wrong method, with Allow', async () => {
     for (const [method, path] of [
       ['DELETE', '/aggregations/v2/buckets'],
       ['PATCH', '/aggregations/v2/buckets/abc'],
@@ -39,7 +39,7 @@ describe('API error bodies', () => {
     ] as const) {
       const res = await api.call(method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
-      expect(res.body).toEqual(SEED_405);
+      expect(res.body).toEqual(GENERIC_405);
     }
     expect((await api.call('PATCH', '/aggregations/v2/buckets/abc')).headers.get('allow')).toBe('GET, PUT, DELETE');
   });
@@ -47,7 +47,7 @@ describe('API error bodies', () => {
   it('answers 500 with only the message for an unexpected failure, and logs it with its stack', async () => {
     const res = await api.call('GET', '/test/boom');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual(SEED_500);
+    expect(res.body).toEqual(GENERIC_500);
     const line = api.logs.find((l) => l.includes('exploded'));
     expect(line).toBeDefined();
     expect(JSON.parse(line ?? '{}')).toMatchObject({ level: 50, err: { stack: expect.stringContaining('api.errors.test.ts') } });
@@ -58,7 +58,7 @@ describe('API error bodies', () => {
     try {
       const res = await api.call('GET', '/financial/v2/accounts', { headers });
       expect(res.status).toBe(500);
-      expect(res.body).toEqual(SEED_500);
+      expect(res.body).toEqual(GENERIC_500);
       expect(api.logs.some((l) => l.includes('balances'))).toBe(true);
     } finally {
       await api.store.write((conn) => conn.run('ALTER TABLE balances_gone RENAME TO balances').then(() => undefined));
@@ -72,7 +72,7 @@ describe('API error bodies', () => {
       for (const path of ['/aggregations/v2/buckets', '/readyz', '/v1/oauth/token']) {
         const res = await api.call('GET', path, { headers });
         expect(res.status, path).toBe(503);
-        expect(res.body).toEqual(SEED_503);
+        expect(res.body).toEqual(GENERIC_503);
       }
       expect((await api.call('GET', '/healthz')).status).toBe(200);
     } finally {
@@ -84,12 +84,12 @@ describe('API error bodies', () => {
   it('checks auth before validation, and validation after auth', async () => {
     const unauth = await api.call('GET', '/financial/v2/transactions?page_size=0');
     expect(unauth.status).toBe(401);
-    expect(unauth.body).toEqual(SEED_401);
+    expect(unauth.body).toEqual(GENERIC_401);
     const bad = await api.call('GET', '/financial/v2/transactions?page_size=0', { headers });
     expect(bad.status).toBe(400);
   });
 
-  it('answers 415 in the seed format for a body that is neither JSON nor a form, 400 for plain text', async () => {
+  it('answers 415 in the error format of the interface for a body that is neither JSON nor a form, 400 for plain text', async () => {
     const text = await api.call('POST', '/aggregations/v2/buckets', { headers: { ...headers, 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(400);
     expect(text.body).toMatchObject({ code_id: 'failed_validation', errors: { body: 'must be a valid object' } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FIELD_ERRORS } from '../../src/api/limits.js';
-import { SEED_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
 const long = (n: number) => 'a'.repeat(n);
 
@@ -61,7 +61,7 @@ describe('API size limits', () => {
     for (const headers of [authHeaders(token, long(201)), authHeaders(token, 'client-a', long(201))]) {
       const res = await api.call('GET', '/financial/v2/transactions', { headers });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     }
   });
 

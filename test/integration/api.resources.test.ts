@@ -3,7 +3,7 @@ import { accountsResponse } from '../../src/api/schemas/accounts.schemas.js';
 import { categoriesResponse, categoryModelsResponse, flatCategoriesOut, mapCategoriesOut } from '../../src/api/schemas/categories.schemas.js';
 import { customerApplicationResponse } from '../../src/api/schemas/customer-applications.schemas.js';
 import { UK_V2 } from '../../src/domain/taxonomy.js';
-import { SEED_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 describe('accounts, customer applications and categories', () => {
   let api: ApiHarness;
@@ -79,10 +79,10 @@ describe('accounts, customer applications and categories', () => {
       });
     });
 
-    it('answers the seed 404 for an unknown application', async () => {
+    it('answers the generic 404 body for an unknown application', async () => {
       const res = await api.call('GET', '/core/v1/customer-applications/app-404', { headers: client() });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual(SEED_404);
+      expect(res.body).toEqual(GENERIC_404);
     });
   });
 

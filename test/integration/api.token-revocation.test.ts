@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/api/services/clients.service.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
 import { afford, startServe } from '../helpers/afford-process.js';
-import { SEED_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const TOTALS = '/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03';
@@ -47,12 +47,12 @@ describe('rotating a client secret', () => {
     for (const token of [old.access_token, chained.access_token]) {
       const res = await dataCall(token, 'client-a');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     }
     for (const token of [old.refresh_token, chained.refresh_token]) {
       const res = await refresh('client-a', token);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(SEED_401);
+      expect(res.body).toEqual(GENERIC_401);
     }
     expect((await basicToken('client-a', first.client_secret)).status).toBe(401);
 

@@ -29,7 +29,7 @@ describe('bucket totals: query validation', () => {
     ['group_by=bucket_l1&month_from=2024-01&date_from=2024-01-01', { date_from: 'cannot be combined with month_from' }],
     ['group_by=bucket_l1&month_from=2000-01&month_to=2024-01', { month_to: 'the range must span at most 120 months' }],
     ['group_by=bucket_l1&currency=gbp', { currency: 'must be a 3-letter currency code' }],
-  ])('answers 400 in the seed format for %s', async (query, errors) => {
+  ])('answers 400 in the error format of the interface for %s', async (query, errors) => {
     const res = await api.call('GET', `/aggregations/v2/buckets/core-dashboard/totals?${query}`, { headers });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ operation_id: OP, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionsResponse } from '../../src/api/schemas/transactions.schemas.js';
-import { SEED_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 const OP = 'financial_v2_transactions_get';
 
@@ -113,7 +113,7 @@ describe('GET /financial/v2/transactions', () => {
     expect(await ids('?bucket_id=core-dashboard&bucket_l2=gambling')).toEqual(['t22']);
     const unknown = await api.call('GET', '/financial/v2/transactions?bucket_id=no-such-bucket', { headers });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual(SEED_404);
+    expect(unknown.body).toEqual(GENERIC_404);
   });
 
   it('filters by updated_after', async () => {

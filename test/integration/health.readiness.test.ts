@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { SEED_503 } from '../helpers/api.js';
+import { GENERIC_503 } from '../helpers/api.js';
 import { startLoggedService } from '../helpers/logged-service.js';
 import { fixturePath } from '../helpers/store.js';
 
@@ -19,7 +19,7 @@ describe('/readyz', () => {
   it('answers 503 with the error body until start-up work is done, while /healthz answers', async () => {
     const svc = await startLoggedService('info', {}, { startUpWork: true });
     try {
-      expect(await get(`${svc.base}/readyz`)).toEqual({ status: 503, body: SEED_503 });
+      expect(await get(`${svc.base}/readyz`)).toEqual({ status: 503, body: GENERIC_503 });
       expect((await get(`${svc.base}/healthz`)).status).toBe(200);
       // The start-up work, as the demo does it: ingest while the API already listens.
       await ingestFile(svc.service.pipeline, fixturePath('hand-computed.ndjson'), { batchRows: 5 });

@@ -7,7 +7,7 @@ import { affordabilityReportJson } from '../../src/api/schemas/affordability.sch
 import { lastCompleteMonths } from '../../src/domain/months.js';
 import { reportFigures, type ReportData } from '../../src/reports/report-model.js';
 import { buildReport } from '../../src/reports/report-service.js';
-import { SEED_401, SEED_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 const CUSTOMER = 'cust-report-1';
 const PATH = '/v1/affordability/report';
@@ -89,14 +89,14 @@ describe('GET /v1/affordability/report', () => {
   });
 
   it('authenticates as every customer endpoint does', async () => {
-    expect(await api.call('GET', PATH)).toMatchObject({ status: 401, body: SEED_401 });
-    expect(await api.call('GET', PATH, { headers: authHeaders(token, 'client-r') })).toMatchObject({ status: 401, body: SEED_401 });
-    expect(await api.call('GET', PATH, { headers: authHeaders('not-a-token', 'client-r', CUSTOMER) })).toMatchObject({ status: 401, body: SEED_401 });
+    expect(await api.call('GET', PATH)).toMatchObject({ status: 401, body: GENERIC_401 });
+    expect(await api.call('GET', PATH, { headers: authHeaders(token, 'client-r') })).toMatchObject({ status: 401, body: GENERIC_401 });
+    expect(await api.call('GET', PATH, { headers: authHeaders('not-a-token', 'client-r', CUSTOMER) })).toMatchObject({ status: 401, body: GENERIC_401 });
     // Another client's customer looks exactly like an unknown one, here as on the transaction list.
     const foreign = await api.call('GET', PATH, { headers: authHeaders(otherToken, 'client-other', CUSTOMER) });
     const foreignList = await api.call('GET', '/financial/v2/transactions', { headers: authHeaders(otherToken, 'client-other', CUSTOMER) });
     expect(foreign.status).toBe(foreignList.status);
-    expect(foreign.body).toEqual(foreign.status === 404 ? SEED_404 : SEED_401);
+    expect(foreign.body).toEqual(foreign.status === 404 ? GENERIC_404 : GENERIC_401);
   });
 
   it('gives the same report as a PDF, by Accept or by ?format=pdf', async () => {

@@ -84,7 +84,7 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
     expect(await transactionCount()).toBe((before ?? 0) + 1000);
   });
 
-  it('refuses 1,001 transactions with 400 in the seed format, naming the first item over the limit, and stores nothing', async () => {
+  it('refuses 1,001 transactions with 400 in the error format of the interface, naming the first item over the limit, and stores nothing', async () => {
     const before = await transactionCount();
     const res = await post<Rejected>([
       { customer_id: 'fp-over-1', transactions: many(501, 'over1') },

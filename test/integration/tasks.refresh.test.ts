@@ -137,7 +137,7 @@ describe('refresh tasks', () => {
     expect(theirs.body).toMatchObject({ code_id: 'task_not_found' });
   });
 
-  it('asks for a provider, in the seed validation format', async () => {
+  it('asks for a provider, in the validation format of the interface', async () => {
     await start();
     const res = await service.call('POST', '/v1/open-banking/refresh', { headers: await service.auth(CLIENT, CUSTOMER), body: {} });
     expect(res.status).toBe(400);

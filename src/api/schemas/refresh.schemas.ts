@@ -28,7 +28,7 @@ export const refreshTaskResponse = envelopeOf(
     task_id: z.string(),
     provider: z.string(),
     status: taskStatus,
-    /** `success`, or a seed code_id; null while pending. */
+    /** `success`, or a code_id of the interface; null while pending. */
     result: z.string().nullable(),
     reconnect_required: z.boolean(),
     step: z.number().int().min(1).max(4),

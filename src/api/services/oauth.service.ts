@@ -14,7 +14,7 @@ const DUMMY_HASH = hashSecret('no such client');
  * POST /v1/oauth/token. The first token: HTTP Basic client_id:client_secret
  * with grant_type=client_credentials. A refresh: grant_type=refresh_token and
  * the refresh token, no Basic auth. Both need X-Client-Id naming the same
- * client, and a client that still exists. Anything wrong is the seed's 401.
+ * client, and a client that still exists. Anything wrong is the interface's 401.
  */
 export class OAuthService {
   constructor(

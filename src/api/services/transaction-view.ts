@@ -16,7 +16,7 @@ function slug(name: string, confidence: string | null): { slug: string; confiden
   return confidence === null ? { slug: name } : { slug: name, confidence };
 }
 
-/** A stored transaction in the shape of interface.md (with compatibility.md's optional fields when present). */
+/** A stored transaction in the API's shape (docs/interface.md), with the optional fields of docs/compatibility.md when present. */
 export function transactionView(row: TransactionRow): TransactionOut {
   const regularity = parseJson<Regularity>(row.regularity);
   const merchant = parseJson<Record<string, unknown>>(row.merchant);
