@@ -15,7 +15,7 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   const started = Date.now();
   const [row] = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-run-start', { job_name: job.name, trigger }));
   const runId = String(row?.run_id);
-  const log = ctx.logger.child({ job: job.name, runId });
+  const log = ctx.logger.child({ job: job.name, run_id: runId });
   const results: Record<string, Record<string, unknown>> = {};
   let status: JobRunResult['status'] = 'succeeded';
   let message = 'ok';

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
+import type { Clock } from '../domain/clock.js';
 import type { IngestMetrics } from '../ingest/metrics.js';
 import type { Logger } from '../logger.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -52,6 +53,8 @@ export interface ApiDeps {
   ingestion?: IngestionService;
   /** Webhook signing keys, published at /.well-known/jwks.json. */
   webhookKeys?: WebhookSigningKeys;
+  /** What "now" is for the default month ranges (the last 6 complete months); the system clock unless given. */
+  clock?: Clock;
 }
 
 /** A resource's routes: one module per resource under routes/. Later resources append theirs to RESOURCE_ROUTES. */
@@ -94,7 +97,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   });
 
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
-  const services = createServices(deps.store, tokens);
+  const services = createServices(deps.store, tokens, deps.clock);
   await services.buckets.installBuiltIns();
   const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
 

@@ -95,11 +95,11 @@ export class KafkaIngest {
     logger.info(
       {
         ...describeConnection(settings.connection),
-        groupId: settings.groupId,
+        group_id: settings.groupId,
         topics: settings.topics,
         shard: `${settings.shard.index}/${settings.shard.count}`,
-        batchRows: settings.batchRows,
-        batchBytes: settings.batchBytes,
+        batch_rows: settings.batchRows,
+        batch_bytes: settings.batchBytes,
       },
       'Kafka consumer starting',
     );
@@ -198,7 +198,7 @@ export class KafkaIngest {
       }
       if (fetched > stored) this.log.warn({ topic, partition, from: String(stored), to: batch.fetchedOffset }, 'offsets no longer on the broker were skipped');
       if (BigInt(batch.highWatermark) < stored) {
-        this.log.warn({ topic, partition, highWatermark: batch.highWatermark, stored: String(stored) }, 'partition is shorter than the stored offset: was the topic recreated?');
+        this.log.warn({ topic, partition, high_watermark: batch.highWatermark, stored: String(stored) }, 'partition is shorter than the stored offset: was the topic recreated?');
       }
       messages = messages.filter((m) => BigInt(m.offset) >= stored);
       const last = batch.messages.at(-1);

@@ -65,7 +65,7 @@ export function kafkaIngestSettingsFromConfig(config: Config): KafkaIngestSettin
 
 /** What may appear in a log line: never the SASL password. */
 export function describeConnection(c: KafkaConnection): Record<string, unknown> {
-  return { brokers: c.brokers, clientId: c.clientId, ssl: c.ssl, sasl: c.sasl ? { mechanism: c.sasl.mechanism, username: c.sasl.username } : undefined };
+  return { brokers: c.brokers, kafka_client_id: c.clientId, ssl: c.ssl, sasl: c.sasl ? { mechanism: c.sasl.mechanism, username: c.sasl.username } : undefined };
 }
 
 export const dlqTopicFor = (topic: string): string => `${topic}.dlq`;

@@ -116,7 +116,7 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
  * its retries, a failed first connect) is relaunched here with backoff.
  */
 export function startGroupConsumer(settings: KafkaIngestSettings, handlers: SourceHandlers, logger: Logger): GroupConsumer {
-  const log = logger.child({ component: 'kafka-consumer', groupId: settings.groupId });
+  const log = logger.child({ component: 'kafka-consumer', group_id: settings.groupId });
   const consumer: Consumer = createKafka(settings.connection, logger).consumer({
     groupId: settings.groupId,
     partitionAssigners: [shardPartitionAssigner(settings.shard, log)],
@@ -146,7 +146,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     if (stopping || relaunchTimer) return;
     const delay = Math.min(MAX_RELAUNCH_DELAY_MS, 500 * 2 ** Math.min(failures, 10));
     failures++;
-    log.warn({ reason, retryInMs: delay, attempt: failures }, 'Kafka consumer is down; retrying');
+    log.warn({ reason, retry_in_ms: delay, attempt: failures }, 'Kafka consumer is down; retrying');
     relaunchTimer = setTimeout(() => {
       relaunchTimer = undefined;
       void launch();

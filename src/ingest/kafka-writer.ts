@@ -83,7 +83,7 @@ export class KafkaBatchWriter {
         inserted: result.inserted,
         updated: result.updated,
         deleted: result.deleted,
-        deadLetters: result.deadLetters.length,
+        dead_letters: result.deadLetters.length,
         ms: Math.round(seconds * 1000),
       },
       'Kafka batch committed',

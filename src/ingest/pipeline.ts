@@ -71,7 +71,7 @@ export class IngestPipeline {
       try {
         const result = await this.commit(prepared, sourceHook);
         this.logger.debug(
-          { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, deadLetters: result.deadLetters.length, ms: Date.now() - started },
+          { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, dead_letters: result.deadLetters.length, ms: Date.now() - started },
           'batch committed',
         );
         const batch: CommittedBatch = { source: items[0]?.ref.source ?? 'none', seconds: (Date.now() - started) / 1000 };

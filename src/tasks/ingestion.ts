@@ -80,7 +80,7 @@ export class IngestionService {
       await enqueueWebhook(conn, ingestionSucceededMessage(taskId, clientId));
     });
     this.log.info(
-      { taskId, clientId, transactions: items.length, inserted: result.inserted, updated: result.updated, rejected: result.deadLetters.length },
+      { task_id: taskId, client_id: clientId, transactions: items.length, inserted: result.inserted, updated: result.updated, rejected: result.deadLetters.length },
       'ingestion task completed',
     );
     this.deps.onEnqueued?.();

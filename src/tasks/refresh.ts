@@ -89,7 +89,7 @@ export class RefreshService {
       if (!task) throw new Error(`refresh task ${taskId} vanished`);
       return { task, created: earlier === undefined };
     });
-    const log = this.log.child({ taskId: outcome.task.taskId, customerId, clientId });
+    const log = this.log.child({ task_id: outcome.task.taskId, customer_id: customerId, client_id: clientId });
     if (outcome.created) {
       log.info({ provider: request.provider }, 'refresh requested');
       this.launch(outcome.task.taskId, check);
@@ -132,7 +132,7 @@ export class RefreshService {
   }
 
   private async run(taskId: string, check: CatchUpCheck): Promise<void> {
-    const log = this.log.child({ taskId });
+    const log = this.log.child({ task_id: taskId });
     const { timeoutMs, pollMs = 50 } = this.deps.settings;
     try {
       await this.tasks.setStep(taskId, 3);
@@ -180,10 +180,10 @@ export class RefreshService {
           reconnectRequired: false,
         }),
       );
-      return { customerId: task.customerId, clientId: task.clientId, status, hasNew, deliveries: queued.length };
+      return { customer_id: task.customerId, client_id: task.clientId, status, has_new: hasNew, deliveries: queued.length };
     });
     if (!finished) return;
-    this.log.info({ taskId, ...finished, result }, 'refresh finished');
+    this.log.info({ task_id: taskId, ...finished, result }, 'refresh finished');
     this.deps.onEnqueued?.();
   }
 }

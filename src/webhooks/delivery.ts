@@ -107,7 +107,7 @@ export class DeliveryWorker {
       for (const delivery of await this.repo.due(new Date(), free, [...this.inFlight.keys()])) {
         if (this.stopped) return;
         const done = this.deliver(delivery)
-          .catch((err: unknown) => this.log.error({ err, deliveryId: delivery.delivery_id }, 'webhook attempt could not be recorded'))
+          .catch((err: unknown) => this.log.error({ err, delivery_id: delivery.delivery_id }, 'webhook attempt could not be recorded'))
           .finally(() => {
             this.inFlight.delete(delivery.delivery_id);
             this.wake();
@@ -123,11 +123,11 @@ export class DeliveryWorker {
 
   private async deliver(d: DueDelivery): Promise<void> {
     const log = this.log.child({
-      deliveryId: d.delivery_id,
+      delivery_id: d.delivery_id,
       event: d.event,
-      subscriptionId: d.subscription_id,
-      clientId: d.client_id,
-      customerId: d.customer_id ?? undefined,
+      subscription_id: d.subscription_id,
+      client_id: d.client_id,
+      customer_id: d.customer_id ?? undefined,
     });
     if (!d.active) {
       await this.repo.cancel(d.delivery_id);
@@ -159,7 +159,7 @@ export class DeliveryWorker {
       outcome,
       nextAttemptAt,
     });
-    const entry = { attempt, statusCode: sent.statusCode, error: sent.error ?? undefined, latencyMs: sent.latencyMs, outcome, nextAttemptAt };
+    const entry = { attempt, status_code: sent.statusCode, error: sent.error ?? undefined, latency_ms: sent.latencyMs, outcome, next_attempt_at: nextAttemptAt };
     if (outcome === 'failed') log.warn(entry, 'webhook delivery gave up');
     else log.info(entry, outcome === 'delivered' ? 'webhook delivered' : 'webhook attempt failed; will redeliver');
   }

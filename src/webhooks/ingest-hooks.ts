@@ -27,13 +27,13 @@ export function attachWebhooks(pipeline: HookablePipeline, logger: Logger, wake:
   pipeline.onBatch(async (conn, result) => {
     for (const deletion of result.deletedCustomers) {
       const queued = await enqueueWebhook(conn, customersDeletedMessage(deletion));
-      log.info({ customerId: deletion.customerId, clientId: deletion.clientId, deliveries: queued.length }, 'customers.deleted webhook enqueued');
+      log.info({ customer_id: deletion.customerId, client_id: deletion.clientId, deliveries: queued.length }, 'customers.deleted webhook enqueued');
     }
     for (const payment of result.payments) {
       const message = paymentMessage(payment);
       const queued = await enqueueWebhook(conn, message);
       log.info(
-        { customerId: payment.customerId, clientId: payment.clientId, paymentId: payment.payment.payment_id, event: message.event, deliveries: queued.length },
+        { customer_id: payment.customerId, client_id: payment.clientId, payment_id: payment.payment.payment_id, event: message.event, deliveries: queued.length },
         'payment webhook enqueued',
       );
     }

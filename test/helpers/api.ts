@@ -6,6 +6,7 @@ import { transactionsResponse } from '../../src/api/schemas/transactions.schemas
 import { buildServer } from '../../src/api/server.js';
 import { ClientsService, type IssuedClient } from '../../src/api/services/clients.service.js';
 import { loadConfig } from '../../src/config.js';
+import type { Clock } from '../../src/domain/clock.js';
 import { sumAmounts } from '../../src/domain/money.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   metrics?: IngestMetrics;
   /** Runs on the built app before it listens (e.g. to add a route that fails on purpose). */
   beforeListen?: (app: FastifyInstance) => void;
+  /** What "now" is for the server's default month ranges; pin it so that a test cannot depend on the day it runs. */
+  clock?: Clock;
 }
 
 /** A real DuckDB file, the fixtures ingested, and the API listening on a free port. */
@@ -63,7 +66,7 @@ export async function startApi(opts: HarnessOptions = {}): Promise<ApiHarness> {
   });
   const logger = createLogger('debug', sink);
   const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_TOKEN_SECRET: TEST_TOKEN_SECRET });
-  const app = await buildServer({ store: ctx.store, config, logger, isReady: opts.isReady, metrics: opts.metrics });
+  const app = await buildServer({ store: ctx.store, config, logger, isReady: opts.isReady, metrics: opts.metrics, clock: opts.clock });
   opts.beforeListen?.(app);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const clients = new ClientsService(new ClientsRepository(ctx.store));

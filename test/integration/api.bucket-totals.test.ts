@@ -47,6 +47,9 @@ function flat(groups: readonly TotalsGroupOut[]): Flat {
 
 const nonZero = (f: Flat): Flat => Object.fromEntries(Object.entries(f).filter(([, v]) => v[6] > 0));
 
+/** The server's "now": mid-July 2024, so the default range is a fixed six months whatever the day the test runs. */
+const NOW = '2024-07-15T12:00:00Z';
+
 describe('bucket totals on the hand-computed fixture', () => {
   let api: ApiHarness;
   let headers: Record<string, string>;
@@ -60,7 +63,7 @@ describe('bucket totals on the hand-computed fixture', () => {
   const follow = (link: string, pageSize?: number) => followLink(api, link, headers, pageSize);
 
   beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
+    api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'], clock: () => new Date(NOW) });
     const client = await api.createClient('client-a');
     headers = authHeaders((await api.token(client)).access_token, 'client-a', 'cust-1');
   });
@@ -204,9 +207,9 @@ describe('bucket totals on the hand-computed fixture', () => {
   it('defaults to the last 6 complete months', async () => {
     const body = await totals('group_by=month');
     expect(body.data).toHaveLength(6);
-    const now = new Date();
-    const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-    expect(body.data.at(-1)?.group_name).toBe(last);
-    expect(body.metadata.date_to.startsWith(last)).toBe(true);
+    // NOW is in July 2024: June is the last complete month, January the first of six.
+    expect(body.data.map((g) => g.group_name)).toEqual(['2024-01', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06']);
+    expect(body.metadata.date_from.startsWith('2024-01-01')).toBe(true);
+    expect(body.metadata.date_to.startsWith('2024-06-30')).toBe(true);
   });
 });

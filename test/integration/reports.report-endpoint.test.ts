@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affordabilityReportJson } from '../../src/api/schemas/affordability.schemas.js';
-import { lastCompleteMonths } from '../../src/domain/months.js';
 import { reportFigures, type ReportData } from '../../src/reports/report-model.js';
 import { buildReport } from '../../src/reports/report-service.js';
 import { GENERIC_401, GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
 
 const CUSTOMER = 'cust-report-1';
 const PATH = '/v1/affordability/report';
+
+/** The server's "now": mid-July 2024, so the default range is a fixed six months whatever the day the test runs. */
+const NOW = '2024-07-15T12:00:00Z';
 
 describe('GET /v1/affordability/report', () => {
   let api: ApiHarness;
@@ -20,7 +22,7 @@ describe('GET /v1/affordability/report', () => {
   const headers = (extra: Record<string, string> = {}) => ({ ...authHeaders(token, 'client-r', CUSTOMER), ...extra });
 
   beforeAll(async () => {
-    api = await startApi({ fixtures: ['report-hand-computed.ndjson'] });
+    api = await startApi({ fixtures: ['report-hand-computed.ndjson'], clock: () => new Date(NOW) });
     token = (await api.token(await api.createClient('client-r'))).access_token;
     otherToken = (await api.token(await api.createClient('client-other'))).access_token;
     dir = mkdtempSync(path.join(tmpdir(), 'afford-report-api-'));
@@ -62,8 +64,8 @@ describe('GET /v1/affordability/report', () => {
 
   it('defaults to the last 6 complete months', async () => {
     const body = expectSchema(affordabilityReportJson, (await api.call('GET', PATH, { headers: headers() })).body);
-    const range = lastCompleteMonths(6);
-    expect(body.data.months_assessed).toEqual({ start: range.from, end: range.to, count: 6 });
+    // NOW is in July 2024: January to June are the six complete months before it.
+    expect(body.data.months_assessed).toEqual({ start: '2024-01', end: '2024-06', count: 6 });
     expect(body.data.assessment.income.total.monthly_totals).toHaveLength(6);
   });
 

@@ -88,3 +88,22 @@ describe('logs at trace level', () => {
     expect(found).toEqual([]);
   });
 });
+
+/** Fields that Fastify names itself; every field afford names is snake_case, like the API's. */
+const FRAMEWORK_FIELDS = new Set(['reqId', 'responseTime']);
+
+describe('log field names', () => {
+  it('are snake_case in every line the service wrote while ingesting, serving and rejecting', async () => {
+    const svc = await startLoggedService('trace');
+    try {
+      await ingestFile(svc.service.pipeline, fixturePath('hand-computed.ndjson'), { batchRows: 1000 });
+      await fetch(`${svc.base}/nope`).then((res) => res.text());
+      const lines = (await svc.stop()).split('\n').filter((line) => line.trim() !== '');
+      expect(lines.some((line) => line.includes('batch committed'))).toBe(true);
+      const camel = new Set(lines.flatMap((line) => Object.keys(JSON.parse(line) as object)).filter((key) => /[a-z][A-Z]/.test(key) && !FRAMEWORK_FIELDS.has(key)));
+      expect([...camel]).toEqual([]);
+    } finally {
+      svc.cleanup();
+    }
+  });
+});

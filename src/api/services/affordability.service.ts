@@ -1,4 +1,5 @@
 import type { Store } from '../../db/store.js';
+import { systemClock, type Clock } from '../../domain/clock.js';
 import type { AffordabilityReport } from '../../reports/report-model.js';
 import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
@@ -10,9 +11,12 @@ import { resolveMonthRange } from './month-range.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
 export class AffordabilityService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
-  async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = new Date()): Promise<AffordabilityReport> {
+  async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
     const range = resolveMonthRange({ month_from: q.month_from, month_to: q.month_to }, now);
     const accountIds = q.account_id;
     if (accountIds?.length) {

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../domain/clock.js';
 import { firstInstant, lastInstant, monthsIn } from '../../domain/months.js';
 import type { MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import type { BucketsService } from './buckets.service.js';
@@ -18,9 +19,10 @@ export class BucketTotalsService {
   constructor(
     private readonly buckets: BucketsService,
     private readonly monthlyTotals: MonthlyTotalsRepository,
+    private readonly clock: Clock = systemClock,
   ) {}
 
-  async totals(clientId: string, customerId: string, bucketId: string, query: BucketTotalsQuery, now: Date = new Date()): Promise<BucketTotals> {
+  async totals(clientId: string, customerId: string, bucketId: string, query: BucketTotalsQuery, now: Date = this.clock()): Promise<BucketTotals> {
     const range = resolveMonthRange(query, now);
     const definition = await this.buckets.resolve(clientId, bucketId);
     const cells = await this.monthlyTotals.bucketCells(definition.bucketId, { clientId, customerId }, query.currency, range);

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../domain/clock.js';
 import { addMonths, firstInstant, lastInstant, monthCount, monthOf, monthsIn, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, populationVariance, sumAmounts } from '../../domain/money.js';
 import { UK_V2, type CategoryLabel } from '../../domain/taxonomy.js';
@@ -72,9 +73,12 @@ function directions(rows: readonly CategoryMonthRow[], months: readonly string[]
 }
 
 export class CategoryTotalsService {
-  constructor(private readonly monthlyTotals: MonthlyTotalsRepository) {}
+  constructor(
+    private readonly monthlyTotals: MonthlyTotalsRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
-  async totals(customer: CustomerRef, q: CategoryTotalsQuery, now: Date = new Date()): Promise<CategoryTotalsResult> {
+  async totals(customer: CustomerRef, q: CategoryTotalsQuery, now: Date = this.clock()): Promise<CategoryTotalsResult> {
     const range = categoryRange(q, now);
     const include = categoryMatchers(q.category, 'category');
     const exclude = categoryMatchers(q.exclude_category, 'exclude_category');

@@ -1,5 +1,6 @@
 import { ClientsRepository } from '../../db/clients.repository.js';
 import type { Store } from '../../db/store.js';
+import { systemClock, type Clock } from '../../domain/clock.js';
 import type { TokenService } from '../auth/tokens.js';
 import { AccountsRepository } from '../repositories/accounts.repository.js';
 import { BucketDefinitionsRepository } from '../repositories/bucket-definitions.repository.js';
@@ -32,7 +33,8 @@ export interface ApiServices {
   affordability: AffordabilityService;
 }
 
-export function createServices(store: Store, tokens: TokenService): ApiServices {
+/** `clock` is what "now" means for the default month ranges; tests pin it. */
+export function createServices(store: Store, tokens: TokenService, clock: Clock = systemClock): ApiServices {
   const monthlyTotals = new MonthlyTotalsRepository(store);
   const buckets = new BucketsService(new BucketDefinitionsRepository(store));
   const clients = new ClientsRepository(store);
@@ -41,12 +43,12 @@ export function createServices(store: Store, tokens: TokenService): ApiServices 
     customers: new CustomersRepository(store),
     oauth: new OAuthService(clients, tokens),
     buckets,
-    bucketTotals: new BucketTotalsService(buckets, monthlyTotals),
+    bucketTotals: new BucketTotalsService(buckets, monthlyTotals, clock),
     transactions: new TransactionsService(new TransactionsRepository(store), buckets),
     accounts: new AccountsService(new AccountsRepository(store)),
     applications: new CustomerApplicationsService(new CustomerApplicationsRepository(store)),
     categories: new CategoriesService(),
-    categoryTotals: new CategoryTotalsService(monthlyTotals),
-    affordability: new AffordabilityService(store),
+    categoryTotals: new CategoryTotalsService(monthlyTotals, clock),
+    affordability: new AffordabilityService(store, clock),
   };
 }
