@@ -3,12 +3,13 @@ import path from 'node:path';
 import { queryFile, runScript, statements } from '../src/db/script.js';
 import { sqlFile } from '../src/db/sql-files.js';
 import type { JobContext } from './job.js';
+import { affordError } from '../src/domain/errors.js';
 
 export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
 
 /** A SQL string literal: DuckDB takes no bound parameter in ATTACH, and a quote is doubled inside one. */
 function sqlStringLiteral(text: string): string {
-  if (text.includes('\0')) throw new Error('a snapshot path cannot contain a NUL character');
+  if (text.includes('\0')) throw affordError('SNAPSHOT_PATH_NUL');
   return `'${text.replaceAll("'", "''")}'`;
 }
 

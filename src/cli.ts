@@ -1,7 +1,7 @@
 import { loadConfig } from './config.js';
 import { forwardToService } from './cli/admin.js';
 import { oneLineMessage } from './cli/errors.js';
-import { DatabaseBusyError } from './db/store.js';
+import { errorCode } from './domain/errors.js';
 import { buildProgram } from './cli/program.js';
 
 const argv = process.argv.slice(2);
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
   } catch (err) {
-    if (!(err instanceof DatabaseBusyError)) throw err;
+    if (errorCode(err) !== 'DATABASE_BUSY') throw err;
     // The service holds the file: run the command there instead.
     const response = await forwardToService(loadConfig().AFFORD_DB, argv);
     process.stdout.write(response.output);

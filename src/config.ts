@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { affordError } from './domain/errors.js';
 
 /**
  * Every setting is an environment variable. `afford --help` and the README
@@ -82,9 +83,7 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
-export class ConfigError extends Error {}
-
-/** Reads the settings from an environment (process.env by default); throws ConfigError naming each bad variable. */
+/** Reads the settings from an environment (process.env by default); throws CONFIG_INVALID naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): Config {
   const raw: Record<string, string | undefined> = {};
   for (const s of SETTINGS) {
@@ -94,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    throw affordError('CONFIG_INVALID', lines.join('\n  '));
   }
   return parsed.data;
 }

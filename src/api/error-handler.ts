@@ -1,8 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCode } from '../domain/errors.js';
 import { ApiError, apiError, errorBody, validationError } from './errors.js';
-
-/** The store says so when it has been closed (the service is stopping). */
-const STORE_CLOSED = 'store is closed';
 
 /** Turns what Fastify itself throws (body parsing, limits) into our coded errors. */
 function fromFastify(err: FastifyError): ApiError | undefined {
@@ -15,8 +13,13 @@ function fromFastify(err: FastifyError): ApiError | undefined {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof Error && err.message === STORE_CLOSED) return apiError('UNAVAILABLE');
-  return fromFastify(err as FastifyError) ?? apiError('INTERNAL');
+  switch (errorCode(err)) {
+    // The store was closed under the request: the service is stopping.
+    case 'STORE_CLOSED':
+      return apiError('UNAVAILABLE');
+    default:
+      return fromFastify(err as FastifyError) ?? apiError('INTERNAL');
+  }
 }
 
 /**
@@ -31,7 +34,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (apiErr.status >= 500) request.log.error({ err, operation_id: operationId }, 'request failed');
     else request.log.info({ operation_id: operationId, status: apiErr.status, code_id: apiErr.codeId, errors: apiErr.detail.errors }, 'request rejected');
     // Thrown by a handler only for read-only resources (core-dashboard): reading is all they allow.
-    if (apiErr.errorName === 'METHOD_NOT_ALLOWED') reply.header('allow', 'GET');
+    if (apiErr.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'GET');
     return reply.code(apiErr.status).send(errorBody(apiErr, operationId));
   });
 }

@@ -1,26 +1,43 @@
+import { AffordError, ERRORS, type ErrorCode } from '../domain/errors.js';
 import { MAX_FIELD_ERRORS } from './limits.js';
 
 /**
- * Every coded error of the API, defined once: name -> (status, code_id,
- * message). Code throws them by name (`throw apiError('NOT_FOUND')`), and the
- * error handler turns them into the interface's bodies. The 401, 404 and 405
- * bodies are the interface's generic ones, word for word.
+ * The API's errors: the catalogue's codes that have an HTTP status, each with
+ * the interface's code_id. Code throws them by name (`throw
+ * apiError('NOT_FOUND')`), and the error handler turns them into the
+ * interface's bodies. The 401, 404 and 405 bodies are the interface's generic
+ * ones, word for word; a 5xx body carries only the message.
  */
-export const ERROR_TABLE = {
-  UNAUTHORISED: { status: 401, codeId: 'unknown', message: 'Unauthorised request', generic: true },
-  NOT_FOUND: { status: 404, codeId: 'unknown', message: 'Route or resource not found', generic: true },
-  METHOD_NOT_ALLOWED: { status: 405, codeId: 'unknown', message: 'Method not allowed', generic: true },
-  FAILED_VALIDATION: { status: 400, codeId: 'failed_validation', message: 'The request is invalid: see errors for each field', generic: false },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, codeId: 'request_validation', message: 'The request body must be JSON or form-encoded', generic: false },
-  PAYLOAD_TOO_LARGE: { status: 413, codeId: 'request_validation', message: 'The request body is too large', generic: false },
-  UNIQUE_CONSTRAINT: { status: 409, codeId: 'unique_constraint', message: 'The record already exists', generic: false },
-  ACCOUNT_NOT_FOUND: { status: 404, codeId: 'account_not_found', message: 'The account does not exist. It may be closed or suspended.', generic: false },
-  TASK_NOT_FOUND: { status: 404, codeId: 'task_not_found', message: 'The task does not exist', generic: false },
-  INTERNAL: { status: 500, codeId: 'internal_error', message: 'An error occurred while processing your request', generic: false },
-  UNAVAILABLE: { status: 503, codeId: 'internal_transient_error', message: 'Service unavailable', generic: false },
-} as const;
+const API_CODE_IDS = {
+  UNAUTHORISED: { codeId: 'unknown', generic: true },
+  NOT_FOUND: { codeId: 'unknown', generic: true },
+  METHOD_NOT_ALLOWED: { codeId: 'unknown', generic: true },
+  FAILED_VALIDATION: { codeId: 'failed_validation', generic: false },
+  MALFORMED_HTTP: { codeId: 'request_validation', generic: true },
+  REQUEST_TIMEOUT: { codeId: 'request_validation', generic: true },
+  HEADERS_TOO_LARGE: { codeId: 'request_validation', generic: true },
+  UNSUPPORTED_MEDIA_TYPE: { codeId: 'request_validation', generic: false },
+  PAYLOAD_TOO_LARGE: { codeId: 'request_validation', generic: false },
+  ACCOUNT_NOT_FOUND: { codeId: 'account_not_found', generic: false },
+  TASK_NOT_FOUND: { codeId: 'task_not_found', generic: false },
+  INTERNAL: { codeId: 'internal_error', generic: false },
+  UNAVAILABLE: { codeId: 'internal_transient_error', generic: false },
+} as const satisfies Partial<Record<ErrorCode, { codeId: string; generic: boolean }>>;
 
-export type ErrorName = keyof typeof ERROR_TABLE;
+export type ErrorName = keyof typeof API_CODE_IDS;
+
+export interface ApiErrorDef {
+  status: number;
+  codeId: string;
+  message: string;
+  /** The interface's generic body: operation_id 'unknown' and no metadata. */
+  generic: boolean;
+}
+
+/** Every error the API answers with: status and message from the catalogue, code_id from the interface. */
+export const ERROR_TABLE = Object.fromEntries(
+  (Object.keys(API_CODE_IDS) as ErrorName[]).map((name) => [name, { ...ERRORS[name], ...API_CODE_IDS[name] }]),
+) as Record<ErrorName, ApiErrorDef>;
 
 export interface ApiErrorDetail {
   /** Field path -> message, for validation failures. */
@@ -28,18 +45,18 @@ export interface ApiErrorDetail {
   metadata?: Record<string, unknown>;
 }
 
-export class ApiError extends Error {
-  readonly status: number;
+/** A catalogue error the API answers with; `code` is one of the API's names. */
+export class ApiError extends AffordError {
+  declare readonly code: ErrorName;
+  override readonly status: number;
   readonly codeId: string;
   constructor(
-    readonly errorName: ErrorName,
+    code: ErrorName,
     readonly detail: ApiErrorDetail = {},
   ) {
-    const def = ERROR_TABLE[errorName];
-    super(def.message);
-    this.name = `ApiError(${errorName})`;
-    this.status = def.status;
-    this.codeId = def.codeId;
+    super(code);
+    this.status = ERROR_TABLE[code].status;
+    this.codeId = ERROR_TABLE[code].codeId;
   }
 }
 
@@ -82,7 +99,7 @@ export interface ServerErrorBody {
 }
 
 export function errorBody(err: ApiError, operationId: string): ClientErrorBody | ServerErrorBody {
-  const def = ERROR_TABLE[err.errorName];
+  const def = ERROR_TABLE[err.code];
   if (def.status >= 500) return { message: def.message };
   if (def.generic) return { operation_id: 'unknown', code_id: def.codeId, message: def.message, errors: {} };
   return {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../logger.js';
 import { MAX_ID_LENGTH } from './limits.js';
-import { errorBody, validationError } from './errors.js';
+import { apiError, ERROR_TABLE, errorBody, validationError, type ErrorName } from './errors.js';
 
 /**
  * What Fastify answers before any route is found: a path that is not valid
@@ -18,22 +18,17 @@ export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest
   void reply.code(apiErr.status).send(errorBody(apiErr, 'unknown'));
 }
 
-/** The status Node's parser meant, from its error code (HPE_*). */
-function statusOf(code: string | undefined): number {
-  if (code === 'HPE_HEADER_OVERFLOW') return 431;
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
-  return 400;
+/** The error Node's parser meant, from its error code (HPE_*). */
+function errorOf(code: string | undefined): ErrorName {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'HEADERS_TOO_LARGE';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT';
+  return 'MALFORMED_HTTP';
 }
 
-const REASONS: Record<number, string> = {
-  400: 'The request is not valid HTTP',
-  408: 'The request took too long to arrive',
-  431: 'The request headers are too large',
-};
-
 /** A raw HTTP/1.1 response carrying the interface's error body, for a request that never reached Fastify. */
-export function rawErrorResponse(status: number): string {
-  const body = JSON.stringify({ operation_id: 'unknown', code_id: 'request_validation', message: REASONS[status] ?? REASONS[400], errors: {} });
+export function rawErrorResponse(name: ErrorName): string {
+  const { status } = ERROR_TABLE[name];
+  const body = JSON.stringify(errorBody(apiError(name), 'unknown'));
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
     'Content-Type: application/json; charset=utf-8',
@@ -53,9 +48,9 @@ export function rawErrorResponse(status: number): string {
 export function clientErrorHandler(logger: Logger): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const status = statusOf(err.code);
-    logger.info({ status, reason: err.code }, 'malformed request rejected');
-    if (socket.writable) socket.end(rawErrorResponse(status));
+    const name = errorOf(err.code);
+    logger.info({ status: ERROR_TABLE[name].status, reason: err.code }, 'malformed request rejected');
+    if (socket.writable) socket.end(rawErrorResponse(name));
     else socket.destroy();
   };
 }

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import type { Logger } from '../logger.js';
 import { serviceScope } from './context.js';
-import { CliError } from './errors.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * While `afford serve` holds the DuckDB file, no other process can open it.
@@ -107,7 +107,7 @@ export function forwardToService(dbPath: string, argv: readonly string[]): Promi
       }
     });
     socket.on('error', (err) =>
-      reject(new CliError(`afford: ${dbPath} is in use by another process, and no afford service answers on ${socketPath}: ${err.message}`)),
+      reject(affordError('CLI_FAILED', `afford: ${dbPath} is in use by another process, and no afford service answers on ${socketPath}: ${err.message}`)),
     );
   });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ClientsRepository } from '../db/clients.repository.js';
-import { ClientExistsError, ClientsService } from '../api/services/clients.service.js';
+import { ClientsService } from '../api/services/clients.service.js';
+import { errorCode } from '../domain/errors.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /**
@@ -26,8 +27,17 @@ export function registerClients(program: Command): void {
           if (opts.json) out(`${JSON.stringify(issued)}\n`);
           else out(`client_id:     ${issued.client_id}\nclient_secret: ${issued.client_secret}\nname:          ${issued.name}\n(the secret is not shown again)\n`);
         } catch (err) {
-          if (!(err instanceof ClientExistsError) && !(err instanceof RangeError)) throw err;
-          errOut(`afford clients create: ${err.message}${err instanceof ClientExistsError ? ' (use --rotate for a new secret)' : ''}\n`);
+          switch (errorCode(err)) {
+            case 'CLIENT_EXISTS':
+              errOut(`afford clients create: ${(err as Error).message} (use --rotate for a new secret)\n`);
+              break;
+            case 'CLIENT_ID_INVALID':
+            case 'CLIENT_NAME_EMPTY':
+              errOut(`afford clients create: ${(err as Error).message}\n`);
+              break;
+            default:
+              throw err;
+          }
           setExitCode(2);
         }
       });

@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from 'commander';
-import { ConfigError } from '../config.js';
+import { errorCode, type ErrorCode } from '../domain/errors.js';
 
-/** A mistake of the person at the command line: shown as one line, never with a stack. */
-export class CliError extends Error {}
+/** Mistakes of the person at the command line or in the settings: shown as one line, never with a stack. */
+const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'SNAPSHOT_PATH_NUL']);
 
 /** For commander options: a whole number of at least 1. */
 export function positiveInt(value: string): number {
@@ -23,7 +23,8 @@ interface SystemError extends Error {
  * that is missing or unwritable, a port in use) are ordinary mistakes.
  */
 export function oneLineMessage(err: unknown): string | undefined {
-  if (err instanceof ConfigError || err instanceof CliError) return err.message;
+  const code = errorCode(err);
+  if (code !== undefined && ONE_LINE.has(code)) return (err as Error).message;
   if (!(err instanceof Error)) return undefined;
   const e = err as SystemError;
   if (e.code === 'EADDRINUSE') {

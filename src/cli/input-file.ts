@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
-import { CliError } from './errors.js';
+import { affordError } from '../domain/errors.js';
 
 /** An input file, checked before anything is opened or connected: a wrong path is a one-line mistake. */
 export function inputFile(command: string, file: string): Stats {
@@ -8,8 +8,8 @@ export function inputFile(command: string, file: string): Stats {
     stats = statSync(file);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new CliError(`${command}: cannot read ${file}: ${reason}`);
+    throw affordError('CLI_FAILED', `${command}: cannot read ${file}: ${reason}`);
   }
-  if (stats.isDirectory()) throw new CliError(`${command}: ${file} is a folder, not an NDJSON file`);
+  if (stats.isDirectory()) throw affordError('CLI_FAILED', `${command}: ${file} is a folder, not an NDJSON file`);
   return stats;
 }

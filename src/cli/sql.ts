@@ -4,7 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { Option, type Command } from 'commander';
 import { SNAPSHOT_FILE } from '../../jobs/export-snapshot.js';
 import { cliContext, out } from './context.js';
-import { CliError } from './errors.js';
+import { affordError } from '../domain/errors.js';
 import { toCsv, toJson, toTable } from './table-format.js';
 
 type Format = 'table' | 'csv' | 'json';
@@ -19,9 +19,9 @@ async function openReadOnly(dbPath: string, memoryLimit: string): Promise<DuckDB
     return await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', memory_limit: memoryLimit });
   } catch (err) {
     if (/lock/i.test(firstLine(err))) {
-      throw new CliError(`afford sql: ${dbPath} is open for writing in another process (a running afford serve?); query the snapshot instead, the default`);
+      throw affordError('CLI_FAILED', `afford sql: ${dbPath} is open for writing in another process (a running afford serve?); query the snapshot instead, the default`);
     }
-    throw new CliError(`afford sql: cannot open ${dbPath}: ${firstLine(err)}`);
+    throw affordError('CLI_FAILED', `afford sql: cannot open ${dbPath}: ${firstLine(err)}`);
   }
 }
 
@@ -45,7 +45,7 @@ export function registerSql(program: Command): void {
       const dbPath = path.resolve(opts.db ?? path.join(ctx.config.AFFORD_EXPORT_DIR, SNAPSHOT_FILE));
       if (!existsSync(dbPath)) {
         const hint = opts.db ? '' : ' (`afford jobs run export-parquet` writes it; --db chooses another file)';
-        throw new CliError(`afford sql: no database at ${dbPath}${hint}`);
+        throw affordError('CLI_FAILED', `afford sql: no database at ${dbPath}${hint}`);
       }
       const format: Format = opts.json ? 'json' : opts.csv ? 'csv' : 'table';
       const instance = await openReadOnly(dbPath, ctx.config.AFFORD_DB_MEMORY_LIMIT);
@@ -53,7 +53,7 @@ export function registerSql(program: Command): void {
         const conn = await instance.connect();
         try {
           const reader = await conn.runAndReadAll(query).catch((err: unknown) => {
-            throw new CliError(`afford sql: ${firstLine(err)}`);
+            throw affordError('CLI_FAILED', `afford sql: ${firstLine(err)}`);
           });
           const columns = reader.columnNames();
           const rows = reader.getRowsJson();

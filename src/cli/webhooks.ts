@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository.js';
 import { describeWebhookEvents } from '../webhooks/events.js';
-import { SubscriptionInputError, parseHeaderArgument, validateSubscription, type ValidSubscription } from '../webhooks/subscription-input.js';
+import { parseHeaderArgument, validateSubscription, type ValidSubscription } from '../webhooks/subscription-input.js';
 import { SubscriptionsRepository, type Subscription } from '../webhooks/subscriptions.repository.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
+import { errorCode } from '../domain/errors.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -48,8 +49,8 @@ function parseAddOptions(opts: AddOptions): ValidSubscription | undefined {
       secret: opts.secret,
     });
   } catch (err) {
-    if (!(err instanceof SubscriptionInputError)) throw err;
-    fail('add', err.message);
+    if (errorCode(err) !== 'SUBSCRIPTION_INVALID') throw err;
+    fail('add', (err as Error).message);
     return undefined;
   }
 }

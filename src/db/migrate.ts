@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { listSqlFiles, sqlFile } from './sql-files.js';
 import { queryRows } from './rows.js';
 import type { Logger } from '../logger.js';
+import { affordErrorCausedBy } from '../domain/errors.js';
 
 /** Applies sql/migrations/NNN_name.sql in order, each in its own transaction, and records it. */
 export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<number> {
@@ -22,7 +23,7 @@ export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<n
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK');
-      throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
+      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, (err as Error).message);
     }
     logger.info({ migration: file }, 'applied migration');
     count++;

@@ -4,18 +4,12 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
 import type { Logger } from '../logger.js';
+import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 
 // Timestamps are stored as UTC without a zone. This DuckDB build has no ICU,
 // so `current_timestamp` turns into a plain TIMESTAMP in the process's local
 // zone: pin the process to UTC before any instance exists.
 process.env.TZ = 'UTC';
-
-/** DuckDB lets one process open a file for writing; this says another one has it. */
-export class DatabaseBusyError extends Error {
-  constructor(readonly dbPath: string) {
-    super(`${dbPath} is held by another process`);
-  }
-}
 
 /**
  * One DuckDB file, one writer. Every write goes through `write`, which runs
@@ -39,7 +33,8 @@ export class Store {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
     const settings = options.memoryLimit ? { memory_limit: options.memoryLimit } : undefined;
     const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
-      throw /Could not set lock/i.test(err.message) ? new DatabaseBusyError(dbPath) : err;
+      // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
+      throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;
     });
     const writer = await instance.connect();
     await migrate(writer, logger);
@@ -49,7 +44,7 @@ export class Store {
   /** Runs `fn` inside one transaction on the writer connection, after every earlier write. */
   write<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      if (this.closed) throw new Error('store is closed');
+      if (this.closed) throw affordError('STORE_CLOSED');
       await this.writer.run('BEGIN TRANSACTION');
       try {
         const result = await fn(this.writer);
@@ -74,7 +69,7 @@ export class Store {
   }
 
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.closed) throw new Error('store is closed');
+    if (this.closed) throw affordError('STORE_CLOSED');
     const conn = this.idleReaders.pop() ?? (await this.instance.connect());
     try {
       return await fn(conn);

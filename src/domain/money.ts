@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { affordError } from './errors.js';
 
 /** A configured copy, so that no other user of decimal.js can change our rounding. */
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -31,7 +32,7 @@ export function sumAmounts(values: readonly Decimal.Value[]): string {
 
 /** total / months, half-up to 2 places. */
 export function monthlyAverage(total: Decimal.Value, months: number): string {
-  if (months <= 0) throw new RangeError('months must be positive');
+  if (months <= 0) throw affordError('INVALID_ARGUMENT', 'months must be positive');
   return toFixed2(new D(total).dividedBy(months));
 }
 

@@ -1,4 +1,5 @@
 import { addMonths, isMonth, monthOf } from '../domain/months.js';
+import { affordError } from '../domain/errors.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -13,7 +14,7 @@ export interface Month {
 }
 
 export function monthFromKey(key: string): Month {
-  if (!isMonth(key)) throw new RangeError(`not a YYYY-MM month: '${key}'`);
+  if (!isMonth(key)) throw affordError('INVALID_ARGUMENT', `not a YYYY-MM month: '${key}'`);
   const [year, month] = key.split('-').map(Number) as [number, number];
   return { key, year, month, days: new Date(Date.UTC(year, month, 0)).getUTCDate(), start: Date.UTC(year, month - 1, 1) };
 }

@@ -1,4 +1,5 @@
 import { hasPair, UK_V2 } from '../domain/taxonomy.js';
+import { affordError } from '../domain/errors.js';
 
 /** The fixed word lists behind the synthetic data: UK names, banks, billers and merchants. */
 
@@ -9,7 +10,7 @@ export interface Category {
 
 /** Checked when the module loads, so that a typo fails every run instead of producing dead letters. */
 function cat(l1: string, l2: string): Category {
-  if (!hasPair(UK_V2, l1, l2)) throw new Error(`generator uses an unknown uk-v2 pair '${l1}/${l2}'`);
+  if (!hasPair(UK_V2, l1, l2)) throw affordError('UNKNOWN_TAXONOMY_PAIR', `${l1}/${l2}`);
   return { l1, l2 };
 }
 

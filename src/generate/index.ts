@@ -8,6 +8,7 @@ import { Ledger } from './ledger.js';
 import { STREAM_FAULTS, STREAM_PROFILE, streamFor } from './prng.js';
 import { accountEvent, applicationEvent, connectionTime, transactionEvents, type Emitted } from './records.js';
 import { addSpending } from './spending.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * Deterministic synthetic UK bank data as NDJSON event envelopes. Each
@@ -52,11 +53,11 @@ interface Plan {
 }
 
 function plan(opts: GenerateOptions): Plan {
-  if (!Number.isInteger(opts.customers) || opts.customers < 0) throw new RangeError('customers must be a whole number >= 0');
-  if (!Number.isInteger(opts.months) || opts.months < 1) throw new RangeError('months must be a whole number >= 1');
-  if (!Number.isFinite(opts.seed)) throw new RangeError('seed must be a number');
+  if (!Number.isInteger(opts.customers) || opts.customers < 0) throw affordError('GENERATE_OPTION_INVALID', 'customers', 'a whole number >= 0');
+  if (!Number.isInteger(opts.months) || opts.months < 1) throw affordError('GENERATE_OPTION_INVALID', 'months', 'a whole number >= 1');
+  if (!Number.isFinite(opts.seed)) throw affordError('GENERATE_OPTION_INVALID', 'seed', 'a number');
   const clients = opts.clients ?? 2;
-  if (!Number.isInteger(clients) || clients < 1) throw new RangeError('clients must be a whole number >= 1');
+  if (!Number.isInteger(clients) || clients < 1) throw affordError('GENERATE_OPTION_INVALID', 'clients', 'a whole number >= 1');
   const endMonth = opts.endMonth ?? defaultEndMonth();
   const last = monthFromKey(endMonth);
   return { opts, clients, months: periodMonths(endMonth, opts.months), periodEnd: last.start + last.days * DAY };

@@ -1,3 +1,5 @@
+import { affordError } from '../domain/errors.js';
+
 /**
  * A small seeded PRNG (sfc32, seeded through splitmix32). Math.random cannot
  * be seeded, and the generator must give byte-identical output for the same
@@ -65,7 +67,7 @@ export class Rng {
 
   pick<T>(items: readonly T[]): T {
     const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) throw new RangeError('pick from an empty list');
+    if (item === undefined) throw affordError('INVALID_ARGUMENT', 'pick from an empty list');
     return item;
   }
 

@@ -1,5 +1,6 @@
 import type { Headers, MessageProducer, OutgoingMessage, SourceMessage } from './kafka-types.js';
 import { dlqTopicFor } from './kafka-settings.js';
+import { affordErrorCausedBy } from '../domain/errors.js';
 
 /** Headers a dead letter carries on `<topic>.dlq`, besides the original key, value and headers. */
 export const DLQ_HEADERS = {
@@ -8,13 +9,6 @@ export const DLQ_HEADERS = {
   partition: 'afford-dlq-source-partition',
   offset: 'afford-dlq-source-offset',
 } as const;
-
-/** The DLQ could not be written (usually a broker outage): the batch must roll back and be retried. */
-export class DlqPublishError extends Error {
-  constructor(topics: string, cause: unknown) {
-    super(`could not publish dead letters to ${topics}: ${(cause as Error).message ?? String(cause)}`, { cause });
-  }
-}
 
 export interface DeadMessage {
   topic: string;
@@ -50,7 +44,8 @@ export class DeadLetterPublisher {
     try {
       await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
     } catch (err) {
-      throw new DlqPublishError([...byTopic.keys()].join(', '), err);
+      // DLQ_PUBLISH_FAILED (usually a broker outage): the batch must roll back and be retried.
+      throw affordErrorCausedBy(err, 'DLQ_PUBLISH_FAILED', [...byTopic.keys()].join(', '), (err as Error).message ?? String(err));
     }
   }
 }

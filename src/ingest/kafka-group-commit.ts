@@ -1,4 +1,4 @@
-import { DlqPublishError } from './dlq.js';
+import { errorCode } from '../domain/errors.js';
 import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
 
 interface Waiting {
@@ -58,7 +58,7 @@ export class GroupCommitter {
       for (const w of group) w.resolve();
       return;
     } catch (err) {
-      if (err instanceof DlqPublishError) {
+      if (errorCode(err) === 'DLQ_PUBLISH_FAILED') {
         for (const w of group) w.reject(err);
         return;
       }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { MessageProducer, OutgoingMessage } from './kafka-types.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * Publishes NDJSON event lines to Kafka, keyed by customer. Every line goes
@@ -53,7 +54,7 @@ export function topicFor(key: string | null, sequence: number, topics: readonly 
 }
 
 export async function produceLines(producer: MessageProducer, lines: AsyncIterable<string> | Iterable<string>, options: ProduceOptions): Promise<ProduceSummary> {
-  if (options.topics.length === 0) throw new Error('no topics to produce to');
+  if (options.topics.length === 0) throw affordError('NO_PRODUCE_TOPICS');
   const batchMessages = options.batchMessages ?? 1000;
   const summary: ProduceSummary = { messages: 0, nullKeys: 0, byTopic: {} };
   let pending = new Map<string, OutgoingMessage[]>();

@@ -1,4 +1,5 @@
-import { ConfigError, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * Kafka settings in the service's own terms, free of any client library, so
@@ -32,19 +33,17 @@ export interface KafkaIngestSettings {
   sessionTimeoutMs: number;
 }
 
-/** A ConfigError, so that the CLI prints it as one line, like every other bad setting. */
-export class KafkaSettingsError extends ConfigError {}
 
 export function kafkaConnectionFromConfig(config: Config): KafkaConnection {
   const brokers = config.AFFORD_KAFKA_BROKERS ?? [];
-  if (brokers.length === 0) throw new KafkaSettingsError('AFFORD_KAFKA_BROKERS is not set: no Kafka brokers to connect to');
+  if (brokers.length === 0) throw affordError('KAFKA_BROKERS_MISSING');
   const connection: KafkaConnection = { brokers, clientId: config.AFFORD_KAFKA_CLIENT_ID, ssl: config.AFFORD_KAFKA_SSL };
   const mechanism = config.AFFORD_KAFKA_SASL_MECHANISM;
   if (mechanism) {
     const username = config.AFFORD_KAFKA_SASL_USERNAME;
     const password = config.AFFORD_KAFKA_SASL_PASSWORD;
     if (!username || !password) {
-      throw new KafkaSettingsError('AFFORD_KAFKA_SASL_MECHANISM is set: AFFORD_KAFKA_SASL_USERNAME and AFFORD_KAFKA_SASL_PASSWORD are required');
+      throw affordError('KAFKA_SASL_INCOMPLETE');
     }
     connection.sasl = { mechanism, username, password };
   }

@@ -5,6 +5,7 @@ import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { writeBatch } from './write-batch.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
+import { affordError, errorCode } from '../domain/errors.js';
 
 /** Runs inside the batch's transaction, after its rows are written: offsets, outbox entries. */
 export type BatchHook = (conn: DuckDBConnection, result: BatchResult) => Promise<void>;
@@ -29,9 +30,6 @@ export function onEveryCommit(store: Store, listener: CommitListener): void {
 
 /** More events than this rejected by the store in one batch means the store is at fault, not the events. */
 export const MAX_REJECTED_PER_BATCH = 10;
-
-/** Thrown by a trial write to roll it back. */
-class TrialRollback extends Error {}
 
 /**
  * The one path into the store for files, Kafka and HTTP: validate, then write
@@ -109,10 +107,10 @@ export class IngestPipeline {
       await this.store.write(async (conn) => {
         const r = await writeBatch(conn, prepared);
         for (const hook of this.hooks) await hook(conn, r);
-        throw new TrialRollback();
+        throw affordError('TRIAL_ROLLBACK');
       });
     } catch (err) {
-      return err instanceof TrialRollback ? undefined : err;
+      return errorCode(err) === 'TRIAL_ROLLBACK' ? undefined : err;
     }
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { affordError } from '../domain/errors.js';
 
 /**
  * The PDF's fonts: DejaVu Sans, a TrueType font that pdfkit embeds (as a
@@ -36,7 +37,7 @@ function find(file: string): string {
     const candidate = path.join(dir, file);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error(`font ${file} not found in ${FONT_DIRS.join(', ')}: install the fonts-dejavu-core package`);
+  throw affordError('FONT_NOT_FOUND', file, FONT_DIRS.join(', '));
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type SummedFigure,
 } from './report-model.js';
 import type { CustomerReportRows, FigureCell } from './report-repository.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * Turns the SQL rows of one customer and range into the report. The sums
@@ -29,8 +30,6 @@ export interface AssembleInput {
   generatedAt: string;
 }
 
-export class ReportRowsError extends Error {}
-
 const TWO_PLACES = /^-?\d+\.\d{2}$/;
 
 /** SQL gives DECIMAL(38,2) text, already in the API's form; anything else goes through decimal.js. */
@@ -41,7 +40,7 @@ function amount(value: string, currency: string): Money {
 function cellsOf(cells: readonly FigureCell[], figure: FigureName) {
   const mine = cells.filter((c) => c.figure === figure);
   const overall = mine.find((c) => c.month === null && c.bucket_l2 === null);
-  if (!overall) throw new ReportRowsError(`no overall total for figure ${figure}`);
+  if (!overall) throw affordError('REPORT_ROWS_INCOMPLETE', `no overall total for figure ${figure}`);
   return {
     overall,
     monthly: new Map(mine.filter((c) => c.month !== null).map((c) => [c.month as string, c])),
@@ -66,7 +65,7 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
     transaction_count: overall.transaction_count,
     monthly_totals: monthsIn(range).map((month) => {
       const cell = monthly.get(month);
-      if (!cell) throw new ReportRowsError(`figure ${figure} has no row for ${month}`);
+      if (!cell) throw affordError('REPORT_ROWS_INCOMPLETE', `figure ${figure} has no row for ${month}`);
       return {
         month,
         amount: amount(cell.total, currency),
@@ -92,7 +91,7 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
   const { request, rows, rangeKey, generatedAt } = input;
   const cells = rows.cellsByRange.get(rangeKey) ?? [];
   const coverage = rows.coverageByRange.get(rangeKey);
-  if (!coverage) throw new ReportRowsError(`no coverage row for range ${rangeKey}`);
+  if (!coverage) throw affordError('REPORT_ROWS_INCOMPLETE', `no coverage row for range ${rangeKey}`);
   const withData = coverage.months_with_data;
   return {
     operation_id: REPORT_OPERATION_ID,

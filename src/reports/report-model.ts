@@ -1,5 +1,6 @@
 import type { Money } from '../domain/money.js';
 import type { MonthRange } from '../domain/months.js';
+import { affordError } from '../domain/errors.js';
 
 /**
  * The affordability report: the shape in docs/compatibility.md, with its
@@ -36,7 +37,7 @@ export const FIGURE_SOURCES: readonly FigureSource[] = [
 
 export function figureSource(figure: SummedFigure): FigureSource {
   const source = FIGURE_SOURCES.find((f) => f.figure === figure);
-  if (!source) throw new Error(`no source for figure ${figure}`);
+  if (!source) throw affordError('FIGURE_SOURCE_MISSING', figure);
   return source;
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { enqueueWebhook } from '../webhooks/outbox.js';
 import { ingestionSucceededMessage } from '../webhooks/payloads.js';
 import { TasksRepository, taskQueries, type Task } from './tasks.repository.js';
+import { affordError } from '../domain/errors.js';
 
 /** docs/compatibility.md: at most 1,000 transactions in one request, over all customers. */
 export const MAX_INGEST_TRANSACTIONS = 1000;
@@ -85,7 +86,7 @@ export class IngestionService {
     );
     this.deps.onEnqueued?.();
     const task = await this.tasks.get(taskId);
-    if (!task) throw new Error(`ingestion task ${taskId} was not stored`);
+    if (!task) throw affordError('RECORD_NOT_STORED', 'ingestion task', taskId);
     return task;
   }
 }

@@ -6,6 +6,7 @@ import { enqueueWebhook } from '../webhooks/outbox.js';
 import { refreshCompletedMessage } from '../webhooks/payloads.js';
 import { alreadyCaughtUp, waitUntilCaughtUp, type CatchUpCheck, type CatchUpProbe } from './catch-up.js';
 import { TasksRepository, taskQueries, type Task } from './tasks.repository.js';
+import { affordError } from '../domain/errors.js';
 
 /** A second request for the same customer and provider within this window gets the earlier task. */
 export const REFRESH_REUSE_MS = 60 * 60 * 1000;
@@ -86,7 +87,7 @@ export class RefreshService {
         );
       }
       const task = await taskQueries.get(conn, taskId);
-      if (!task) throw new Error(`refresh task ${taskId} vanished`);
+      if (!task) throw affordError('REFRESH_TASK_VANISHED', taskId);
       return { task, created: earlier === undefined };
     });
     const log = this.log.child({ task_id: outcome.task.taskId, customer_id: customerId, client_id: clientId });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from './db-time.js';
+import { affordError } from '../domain/errors.js';
 
 export const SIGNING_ALGORITHM = 'ES256';
 
@@ -70,9 +71,9 @@ export class WebhookSigningKeys {
       return queryFile<KeyRow>(conn, 'queries/webhooks/signing-keys');
     });
     const newest = rows[0];
-    if (!newest) throw new Error('no webhook signing key after creating one');
+    if (!newest) throw affordError('SIGNING_KEY_MISSING', 'webhook');
     const privateKey = await importJWK(ecPrivateJwk.parse(JSON.parse(newest.private_jwk)), SIGNING_ALGORITHM);
-    if (privateKey instanceof Uint8Array) throw new Error('webhook signing key is not an EC key');
+    if (privateKey instanceof Uint8Array) throw affordError('WEBHOOK_KEY_NOT_EC');
     return { keyId: newest.key_id, privateKey };
   }
 }

@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_NAMES, isWebhookEvent, type WebhookEvent } from './events.js';
+import { affordError } from '../domain/errors.js';
 
 /** The interface: a signing token must be longer than 32 characters. */
 export const MIN_SECRET_LENGTH = 33;
@@ -10,10 +11,6 @@ const RESERVED_HEADERS = new Set([
 ]);
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-export class SubscriptionInputError extends Error {
-  override readonly name = 'SubscriptionInputError';
-}
 
 export interface SubscriptionInput {
   clientId: string;
@@ -31,38 +28,38 @@ export interface ValidSubscription {
   secret: string | null;
 }
 
-/** Checks a new subscription; throws SubscriptionInputError with a message fit for a console user. Never echoes the secret. */
+/** Checks a new subscription; throws SUBSCRIPTION_INVALID with a message fit for a console user. Never echoes the secret. */
 export function validateSubscription(input: SubscriptionInput): ValidSubscription {
   const clientId = input.clientId.trim();
-  if (clientId === '') throw new SubscriptionInputError('a client id is required');
+  if (clientId === '') throw affordError('SUBSCRIPTION_INVALID', 'a client id is required');
 
   let url: URL;
   try {
     url = new URL(input.url);
   } catch {
-    throw new SubscriptionInputError(`'${input.url}' is not a URL`);
+    throw affordError('SUBSCRIPTION_INVALID', `'${input.url}' is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SubscriptionInputError('the webhook URL must use https (or http)');
-  if (url.username || url.password) throw new SubscriptionInputError('the webhook URL must not carry credentials; use --header instead');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must use https (or http)');
+  if (url.username || url.password) throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must not carry credentials; use --header instead');
 
   const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
-  if (events.length === 0) throw new SubscriptionInputError(`choose at least one event: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+  if (events.length === 0) throw affordError('SUBSCRIPTION_INVALID', `choose at least one event: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
   const unknown = events.filter((e) => !isWebhookEvent(e));
   if (unknown.length > 0) {
-    throw new SubscriptionInputError(`unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known events: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+    throw affordError('SUBSCRIPTION_INVALID', `unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known events: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
   }
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? {})) {
-    if (!HEADER_NAME.test(name)) throw new SubscriptionInputError(`'${name}' is not a valid header name`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new SubscriptionInputError(`header ${name} is set by the service and cannot be configured`);
-    if (/[\r\n\0]/.test(value)) throw new SubscriptionInputError(`the value of header ${name} must be on one line`);
+    if (!HEADER_NAME.test(name)) throw affordError('SUBSCRIPTION_INVALID', `'${name}' is not a valid header name`);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw affordError('SUBSCRIPTION_INVALID', `header ${name} is set by the service and cannot be configured`);
+    if (/[\r\n\0]/.test(value)) throw affordError('SUBSCRIPTION_INVALID', `the value of header ${name} must be on one line`);
     headers[name] = value;
   }
 
   const secret = input.secret ?? null;
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
-    throw new SubscriptionInputError(
+    throw affordError('SUBSCRIPTION_INVALID', 
       `the signing secret must be longer than 32 characters (it has ${secret.length}); generate one with: openssl rand -hex 32`,
     );
   }
@@ -72,6 +69,6 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
 /** `K=V` (from `--header`) -> [K, V]; the value may itself contain `=`. */
 export function parseHeaderArgument(arg: string): [string, string] {
   const eq = arg.indexOf('=');
-  if (eq <= 0) throw new SubscriptionInputError(`--header must look like Name=value, got '${arg}'`);
+  if (eq <= 0) throw affordError('SUBSCRIPTION_INVALID', `--header must look like Name=value, got '${arg}'`);
   return [arg.slice(0, eq).trim(), arg.slice(eq + 1)];
 }

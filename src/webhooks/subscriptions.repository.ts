@@ -6,6 +6,7 @@ import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from './db-time.js';
 import type { ValidSubscription } from './subscription-input.js';
+import { affordError } from '../domain/errors.js';
 
 /** A subscription as listed: the secret itself never leaves the store, only whether there is one. */
 export interface Subscription {
@@ -66,7 +67,7 @@ export class SubscriptionsRepository {
       }),
     );
     const created = (await this.list(input.clientId)).find((s) => s.subscriptionId === subscriptionId);
-    if (!created) throw new Error(`subscription ${subscriptionId} was not stored`);
+    if (!created) throw affordError('RECORD_NOT_STORED', 'subscription', subscriptionId);
     return created;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient, ClientsRepository } from '../../db/clients.repository.js';
 import { hashSecret, newSecret } from '../../domain/secrets.js';
+import { affordError } from '../../domain/errors.js';
 
 export interface IssuedClient {
   client_id: string;
@@ -9,12 +10,6 @@ export interface IssuedClient {
 }
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-
-export class ClientExistsError extends Error {
-  constructor(readonly clientId: string) {
-    super(`client '${clientId}' already exists`);
-  }
-}
 
 /**
  * API clients for the console-less setup: the secret is shown once, at
@@ -26,9 +21,9 @@ export class ClientsService {
   constructor(private readonly clients: ClientsRepository) {}
 
   async create(name: string, clientId: string = randomUUID()): Promise<IssuedClient> {
-    if (!CLIENT_ID_PATTERN.test(clientId)) throw new RangeError(`client id '${clientId}' must be letters, digits, '.', '_' or '-'`);
-    if (name.trim() === '') throw new RangeError('name must not be empty');
-    if (await this.clients.getClient(clientId)) throw new ClientExistsError(clientId);
+    if (!CLIENT_ID_PATTERN.test(clientId)) throw affordError('CLIENT_ID_INVALID', clientId);
+    if (name.trim() === '') throw affordError('CLIENT_NAME_EMPTY');
+    if (await this.clients.getClient(clientId)) throw affordError('CLIENT_EXISTS', clientId);
     const secret = newSecret();
     await this.clients.insertClient(clientId, name, hashSecret(secret));
     return { client_id: clientId, client_secret: secret, name };
