@@ -98,3 +98,19 @@ describe('API error bodies', () => {
     expect(res.body).toMatchObject({ operation_id: 'aggregations_v2_buckets_post', code_id: 'request_validation', errors: {} });
   });
 });
+
+describe('a request that finds the store closed (the service is stopping)', () => {
+  it('answers 503 with only the message, not a 500', async () => {
+    const api = await startApi({ fixtures: ['hand-computed.ndjson'] });
+    try {
+      const headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+      expect((await api.call('GET', '/financial/v2/accounts', { headers })).status).toBe(200);
+      await api.store.close();
+      const res = await api.call('GET', '/financial/v2/accounts', { headers });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual(GENERIC_503);
+    } finally {
+      await api.close();
+    }
+  });
+});
