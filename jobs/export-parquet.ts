@@ -48,7 +48,7 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
           monthly_totals_dir: target('monthly_category_totals'),
           reports_dir: target('affordability_reports'),
         });
-        return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows'))[0] ?? {};
+        return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
       } finally {
         await conn.run('ROLLBACK');
       }

@@ -44,7 +44,7 @@ export async function writeSnapshot(ctx: JobContext): Promise<Record<string, unk
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
-      const counts = await queryFile<{ table_name: string; rows: number }>(conn, 'jobs/export-parquet/snapshot-tables');
+      const counts = await queryFile<{ table_name: string; rows: string }>(conn, 'jobs/export-parquet/snapshot-tables', {}, { table_name: 'text', rows: 'text' });
       await runScript(conn, 'jobs/export-parquet/finish-snapshot');
       attached = false;
       return Object.fromEntries(counts.map((c) => [c.table_name, Number(c.rows)]));

@@ -13,7 +13,7 @@ export interface JobRunResult {
 /** Runs a job's steps in order and records the run, whatever happens, in job_runs. */
 export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
   const started = Date.now();
-  const [row] = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-run-start', { job_name: job.name, trigger }));
+  const [row] = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-run-start', { job_name: job.name, trigger }, { run_id: 'text' }));
   const runId = String(row?.run_id);
   const log = ctx.logger.child({ job: job.name, run_id: runId });
   const results: Record<string, Record<string, unknown>> = {};

@@ -1,6 +1,7 @@
 -- Removes a customer of one client and every row of their data, then leaves
 -- a tombstone so that older events arriving later cannot bring any of it
 -- back. Another client's customer with the same id is left alone.
+-- Parameters: $client_id, $customer_id, $event_id, $occurred_at.
 DELETE FROM transactions WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM monthly_category_totals WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM balances WHERE client_id = $client_id AND customer_id = $customer_id;

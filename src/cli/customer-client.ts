@@ -9,7 +9,7 @@ export type ClientResolution = { ok: true; clientId: string } | { ok: false; rea
  * customer id must belong to exactly one client.
  */
 export async function resolveCustomerClient(store: Store, customerId: string, client: string | undefined): Promise<ClientResolution> {
-  const rows = await store.read((conn) => queryFile<{ client_id: string }>(conn, 'queries/clients-of-customer', { customer_id: customerId }));
+  const rows = await store.read((conn) => queryFile<{ client_id: string }>(conn, 'queries/clients-of-customer', { customer_id: customerId }, { client_id: 'text' }));
   const clients = rows.map((r) => r.client_id);
   if (client !== undefined) return clients.includes(client) ? { ok: true, clientId: client } : { ok: false, reason: `no customer ${customerId} of client ${client}` };
   if (clients.length === 0) return { ok: false, reason: `no customer ${customerId}` };

@@ -2,6 +2,12 @@ import { Option, type Command } from 'commander';
 import { queryFile } from '../db/script.js';
 import { cliContext, out, withStore } from './context.js';
 import { positiveInt } from './errors.js';
+import type { Columns } from '../db/rows.js';
+
+const DEAD_LETTER_COLUMNS: Columns<DeadLetterRow> = {
+  dead_letter_id: 'text', created_at: 'text', source: 'text', source_ref: 'text', line_number: 'text',
+  kafka_partition: 'number', kafka_offset: 'text', message_key: 'text', reason: 'text', raw: 'text',
+};
 
 interface DeadLetterRow {
   dead_letter_id: string;
@@ -38,8 +44,8 @@ export function registerDeadLetters(program: Command): void {
       const params = { source: opts.source ?? null };
       const { letters, total } = await withStore(ctx, (store) =>
         store.read(async (conn) => ({
-          letters: await queryFile<DeadLetterRow>(conn, 'queries/dead-letters/list', { ...params, limit: opts.limit }),
-          total: (await queryFile<{ total: number }>(conn, 'queries/dead-letters/count', params))[0]?.total ?? 0,
+          letters: await queryFile<DeadLetterRow>(conn, 'queries/dead-letters/list', { ...params, limit: opts.limit }, DEAD_LETTER_COLUMNS),
+          total: (await queryFile<{ total: number }>(conn, 'queries/dead-letters/count', params, { total: 'number' }))[0]?.total ?? 0,
         })),
       );
       if (opts.json) {

@@ -12,7 +12,7 @@ export function registerJobs(program: Command): void {
     .action(async () => {
       const ctx = cliContext();
       const last = await withStore(ctx, (store) =>
-        store.read((conn) => queryFile<{ job_name: string; status: string; started_at: string }>(conn, 'queries/jobs/last-runs')),
+        store.read((conn) => queryFile<{ job_name: string; status: string; started_at: string }>(conn, 'queries/jobs/last-runs', {}, { job_name: 'text', status: 'text', started_at: 'text' })),
       );
       for (const job of JOBS) {
         const run = last.find((r) => r.job_name === job.name);

@@ -1,6 +1,7 @@
 import type { Store } from './store.js';
 import { queryFile } from './script.js';
 import { isoFromDb } from './rows.js';
+import type { Columns } from './rows.js';
 
 /** An API client: a tenant that calls the read API. Only a hash of its secret is kept. */
 export interface ApiClient {
@@ -23,6 +24,9 @@ interface ClientRow {
   created_at: string;
 }
 
+const CLIENT_COLUMNS: Columns<ClientRow> = { client_id: 'text', name: 'text', created_at: 'text' };
+const CLIENT_SECRET_COLUMNS: Columns<ClientRow> = { ...CLIENT_COLUMNS, secret_hash: 'text', token_generation: 'text' };
+
 function toClient(row: ClientRow): ApiClient {
   return { clientId: row.client_id, name: row.name, createdAt: isoFromDb(row.created_at) ?? '' };
 }
@@ -37,7 +41,7 @@ export class ClientsRepository {
   /** Replaces the secret (and name) of an existing client, revoking its tokens; false when there is none. */
   async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
     return this.store.write(async (conn) => {
-      const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId });
+      const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }, CLIENT_SECRET_COLUMNS);
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
       // Moves the client's token generation on: every token issued before is refused from now.
@@ -47,13 +51,13 @@ export class ClientsRepository {
   }
 
   async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {
-    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }));
+    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }, CLIENT_SECRET_COLUMNS));
     const row = rows[0];
     return row ? { ...toClient(row), secretHash: row.secret_hash ?? '', tokenGeneration: Number(row.token_generation ?? 0) } : undefined;
   }
 
   async listClients(): Promise<ApiClient[]> {
-    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/list-clients'));
+    const rows = await this.store.read((conn) => queryFile<ClientRow>(conn, 'queries/api/list-clients', {}, CLIENT_COLUMNS));
     return rows.map(toClient);
   }
 }

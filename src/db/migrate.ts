@@ -9,7 +9,7 @@ export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<n
   await conn.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)',
   );
-  const applied = new Set((await queryRows<{ version: number }>(conn, 'SELECT version FROM schema_migrations')).map((r) => r.version));
+  const applied = new Set((await queryRows<{ version: number }>(conn, 'SELECT version FROM schema_migrations', undefined, { version: 'number' }, 'schema_migrations')).map((r) => r.version));
   let count = 0;
   for (const file of listSqlFiles('migrations')) {
     const match = /^(\d+)_(.+)\.sql$/.exec(file);

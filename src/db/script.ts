@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.js';
-import { queryRows, type Row } from './rows.js';
+import { queryRows, type Columns, type Row } from './rows.js';
 
 /** Splits a SQL file into statements: each ends with `;` at the end of a line. */
 export function statements(text: string): string[] {
@@ -22,10 +22,13 @@ export async function runScript(conn: DuckDBConnection, name: string, params: Re
   }
 }
 
-/** Runs a one-statement SQL file and returns its rows. */
-export async function queryFile<T = Row>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<T[]> {
+/** Runs a one-statement SQL file and returns its rows, untyped. */
+export async function queryFile(conn: DuckDBConnection, name: string, params?: Record<string, DuckDBValue>): Promise<Row[]>;
+/** Runs a one-statement SQL file and returns its rows, checked against `columns` (see queryRows). */
+export async function queryFile<T>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue>, columns: Columns<T>): Promise<T[]>;
+export async function queryFile<T>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}, columns?: Columns<T>): Promise<T[] | Row[]> {
   const text = sqlFile(name);
-  return queryRows<T>(conn, text, paramsFor(text, params));
+  return columns ? queryRows<T>(conn, text, paramsFor(text, params), columns, name) : queryRows(conn, text, paramsFor(text, params));
 }
 
 /** Runs a job's SQL file; when its last statement is a SELECT (or WITH), returns that statement's first row. */
@@ -35,6 +38,6 @@ export async function runScriptWithResult(conn: DuckDBConnection, name: string):
   const returnsRows = /^(SELECT|WITH)\b/i.test(last);
   for (const s of returnsRows ? parts.slice(0, -1) : parts) await conn.run(s);
   if (!returnsRows) return {};
-  const rows = await queryRows<Record<string, unknown>>(conn, last);
+  const rows = await queryRows(conn, last);
   return rows[0] ?? {};
 }

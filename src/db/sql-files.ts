@@ -7,7 +7,7 @@ export const SQL_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
 
 const cache = new Map<string, string>();
 
-/** Loads `sql/<name>.sql`, for example `queries/monthly-totals-for-bucket`. */
+/** Loads `sql/<name>.sql`, for example `queries/api/get-client`. */
 export function sqlFile(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {

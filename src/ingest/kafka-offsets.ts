@@ -9,7 +9,11 @@ export const partitionKey = (topic: string, partition: number): string => `${top
 /** Next offset to read per partition, as committed with the rows. */
 export async function loadStoredOffsets(store: Store): Promise<Map<string, bigint>> {
   const rows = await store.read((conn) =>
-    queryFile<{ topic: string; kafka_partition: number; next_offset: string }>(conn, 'queries/kafka/stored-offsets'),
+    queryFile<{ topic: string; kafka_partition: number; next_offset: string }>(conn, 'queries/kafka/stored-offsets', {}, {
+      topic: 'text',
+      kafka_partition: 'number',
+      next_offset: 'text',
+    }),
   );
   return new Map(rows.map((r) => [partitionKey(r.topic, r.kafka_partition), BigInt(r.next_offset)]));
 }

@@ -4,6 +4,7 @@ import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
 import { dbFromIso } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
+import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
 import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
 
@@ -22,6 +23,8 @@ interface Counts {
   staged_deletes?: number;
   staged?: number;
 }
+
+const COUNT_COLUMNS: Columns<Counts> = { inserted: 'number', updated: 'number', deleted: 'number' };
 
 function tally(result: BatchResult, type: EventType, applied: number, skipped: number): void {
   const o = (result.byType[type] ??= { applied: 0, skipped: 0 });
@@ -42,16 +45,21 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
   const tombstones = new Map<string, Version>();
   if (events.length === 0) return { known, tombstones, handled: new Set<string>() };
   const keys = { client_ids: listValue(clientIds), customer_ids: listValue(customerIds) };
-  for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys)) {
+  for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys, { client_id: 'text', customer_id: 'text', secret_hash: 'text' })) {
     known.set(customerKey(r.client_id, r.customer_id), { secretHash: r.secret_hash });
   }
-  const rows = await queryFile<{ client_id: string; customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', keys);
+  const rows = await queryFile<{ client_id: string; customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', keys, {
+    client_id: 'text',
+    customer_id: 'text',
+    occurred_at: 'text',
+    event_id: 'text',
+  });
   for (const r of rows) {
     tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: Date.parse(`${r.occurred_at.replace(' ', 'T')}Z`), eventId: r.event_id });
   }
   const handled = new Set(
     sideEffectIds.length
-      ? (await queryFile<{ event_id: string }>(conn, 'queries/ingest/handled-events', { event_ids: listValue(sideEffectIds) })).map((r) => r.event_id)
+      ? (await queryFile<{ event_id: string }>(conn, 'queries/ingest/handled-events', { event_ids: listValue(sideEffectIds) }, { event_id: 'text' })).map((r) => r.event_id)
       : [],
   );
   return { known, tombstones, handled };
@@ -155,7 +163,7 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
   for (const [kind, type] of [['account', 'account.upserted'], ['application', 'application.upserted']] as const) {
     if (staged[kind] === 0) continue;
     await runScript(conn, `queries/ingest/apply-${kind}s`);
-    const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`);
+    const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`, {}, { ...COUNT_COLUMNS, staged: 'number' });
     if (c) {
       result.inserted += c.inserted;
       result.updated += c.updated;
@@ -166,7 +174,7 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
 
 async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
   await runScript(conn, 'queries/ingest/apply-transactions');
-  const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes');
+  const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes', {}, { ...COUNT_COLUMNS, staged_upserts: 'number', staged_deletes: 'number' });
   if (tx) {
     result.inserted += tx.inserted;
     result.updated += tx.updated;

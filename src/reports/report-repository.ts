@@ -3,6 +3,7 @@ import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
 import { queryFile } from '../db/script.js';
+import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type FigureName } from './report-model.js';
 
@@ -40,6 +41,14 @@ export interface AccountsRow {
   account_ids: string[];
   holder_names: string[];
 }
+
+const FIGURE_CELL_COLUMNS: Columns<FigureCell> = {
+  client_id: 'text', customer_id: 'text', range_key: 'text', figure: 'text', month: 'text', bucket_l2: 'text', total: 'text', transaction_count: 'number',
+};
+const COVERAGE_COLUMNS: Columns<CoverageRow> = {
+  client_id: 'text', customer_id: 'text', range_key: 'text', months_with_data: 'list', months_without_income: 'list', months_without_expenditure: 'list',
+};
+const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list' };
 
 /** A range as the SQL names it: the nightly job computes several in one pass. */
 export interface KeyedRange {
@@ -98,9 +107,9 @@ async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise
   const params = scopeParams(scope);
   await conn.run('BEGIN TRANSACTION');
   try {
-    const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params);
-    const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params);
-    const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params);
+    const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
+    const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
+    const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
     return { accounts, cells, coverage };
   } finally {
     // Nothing was written: rolling back just ends the snapshot, whether or not a query failed.
@@ -110,7 +119,7 @@ async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise
 
 /** Every customer, in order: the nightly job's work list. */
 export async function listCustomers(store: Store): Promise<CustomerKey[]> {
-  const rows = await store.read((conn) => queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/reports/customer-ids'));
+  const rows = await store.read((conn) => queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/reports/customer-ids', {}, { client_id: 'text', customer_id: 'text' }));
   return rows.map((r) => ({ clientId: r.client_id, customerId: r.customer_id }));
 }
 
@@ -138,7 +147,7 @@ export async function findForeignAccounts(store: Store, customer: CustomerKey, a
       client_id: customer.clientId,
       customer_id: customer.customerId,
       account_ids: JSON.stringify(accountIds),
-    }),
+    }, { account_id: 'text' }),
   );
   return rows.map((r) => r.account_id);
 }

@@ -162,7 +162,7 @@ export class RefreshService {
         const [seen] = await queryFile<{ watermark: string | null; has_new_transactions: boolean }>(conn, 'queries/tasks/refresh-watermark', {
           ...customer,
           task_id: taskId,
-        });
+        }, { watermark: 'text', has_new_transactions: 'boolean' });
         hasNew = seen?.has_new_transactions === true;
         watermark = seen?.watermark ?? null;
       }

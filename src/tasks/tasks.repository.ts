@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { z } from 'zod';
 import { isoFromDb } from '../db/rows.js';
+import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from '../webhooks/db-time.js';
@@ -42,6 +43,12 @@ interface TaskRow {
   updated_at: string;
   completed_at: string | null;
 }
+
+const TASK_COLUMNS: Columns<TaskRow> = {
+  task_id: 'text', task_type: 'text', client_id: 'text', customer_id: 'text', provider: 'text', status: 'text', result: 'text',
+  step: 'number', has_new_transactions: 'boolean', reconnect_required: 'boolean', detail: 'text', created_at: 'text', updated_at: 'text',
+  completed_at: 'text',
+};
 
 const detailJson = z.record(z.string(), z.unknown());
 
@@ -100,7 +107,7 @@ export const taskQueries = {
   },
 
   async get(conn: DuckDBConnection, taskId: string): Promise<Task | undefined> {
-    const [row] = await queryFile<TaskRow>(conn, 'queries/tasks/get-task', { task_id: taskId });
+    const [row] = await queryFile<TaskRow>(conn, 'queries/tasks/get-task', { task_id: taskId }, TASK_COLUMNS);
     return row ? toTask(row) : undefined;
   },
 
@@ -111,7 +118,7 @@ export const taskQueries = {
       customer_id: customerId,
       provider,
       since: dbTime(since),
-    });
+    }, { task_id: 'text' });
     return row?.task_id;
   },
 
@@ -142,7 +149,7 @@ export class TasksRepository {
   }
 
   async pendingRefreshes(): Promise<string[]> {
-    const rows = await this.store.read((conn) => queryFile<{ task_id: string }>(conn, 'queries/tasks/pending-refreshes'));
+    const rows = await this.store.read((conn) => queryFile<{ task_id: string }>(conn, 'queries/tasks/pending-refreshes', {}, { task_id: 'text' }));
     return rows.map((r) => r.task_id);
   }
 }

@@ -1,5 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import { isoFromDb } from '../db/rows.js';
+import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from './db-time.js';
@@ -58,6 +59,19 @@ export interface AttemptLogEntry {
   next_attempt_at: string | null;
 }
 
+const DUE_COLUMNS: Columns<DueDelivery> = {
+  delivery_id: 'text', event: 'text', client_id: 'text', customer_id: 'text', subscription_id: 'text', body: 'text',
+  attempts: 'number', url: 'text', headers: 'text', secret: 'text', active: 'boolean',
+};
+const LOG_COLUMNS: Columns<DeliveryLogEntry> = {
+  delivery_id: 'text', event: 'text', client_id: 'text', customer_id: 'text', subscription_id: 'text', url: 'text', status: 'text',
+  attempts: 'number', last_status_code: 'number', last_error: 'text', next_attempt_at: 'text', created_at: 'text', updated_at: 'text',
+};
+const ATTEMPT_COLUMNS: Columns<AttemptLogEntry> = {
+  delivery_id: 'text', attempt: 'number', started_at: 'text', status_code: 'number', error: 'text', latency_ms: 'number', outcome: 'text',
+  next_attempt_at: 'text',
+};
+
 const STATUS_AFTER: Record<AttemptOutcome, string> = { delivered: 'delivered', retry: 'pending', failed: 'failed' };
 
 export class DeliveriesRepository {
@@ -65,14 +79,14 @@ export class DeliveriesRepository {
 
   due(now: Date, limit: number, inFlight: readonly string[]): Promise<DueDelivery[]> {
     return this.store.read((conn) =>
-      queryFile<DueDelivery>(conn, 'queries/webhooks/due-deliveries', { now: dbTime(now), limit, in_flight: JSON.stringify(inFlight) }),
+      queryFile<DueDelivery>(conn, 'queries/webhooks/due-deliveries', { now: dbTime(now), limit, in_flight: JSON.stringify(inFlight) }, DUE_COLUMNS),
     );
   }
 
   /** When the earliest pending delivery not in flight is due; undefined when none is pending. */
   async nextDue(inFlight: readonly string[]): Promise<Date | undefined> {
     const rows = await this.store.read((conn) =>
-      queryFile<{ next_attempt_at: string | null }>(conn, 'queries/webhooks/next-due', { in_flight: JSON.stringify(inFlight) }),
+      queryFile<{ next_attempt_at: string | null }>(conn, 'queries/webhooks/next-due', { in_flight: JSON.stringify(inFlight) }, { next_attempt_at: 'text' }),
     );
     const iso = isoFromDb(rows[0]?.next_attempt_at);
     return iso === null ? undefined : new Date(iso);
@@ -106,11 +120,11 @@ export class DeliveriesRepository {
       const deliveries = await queryFile<DeliveryLogEntry>(conn, 'queries/webhooks/list-deliveries', {
         only_failed: options.onlyFailed ?? false,
         limit: options.limit ?? 50,
-      });
+      }, LOG_COLUMNS);
       if (deliveries.length === 0) return [];
       const attempts = await queryFile<AttemptLogEntry>(conn, 'queries/webhooks/list-attempts', {
         delivery_ids: listValue(deliveries.map((d) => d.delivery_id)),
-      });
+      }, ATTEMPT_COLUMNS);
       const fix = <T extends { next_attempt_at: string | null }>(row: T): T => ({ ...row, next_attempt_at: isoFromDb(row.next_attempt_at) });
       return deliveries.map((d) => ({
         ...fix(d),

@@ -3,6 +3,7 @@ import { queryFile } from '../db/script.js';
 import { dbTime } from './db-time.js';
 import type { WebhookMessage } from './payloads.js';
 
+
 export interface Enqueued {
   delivery_id: string;
   subscription_id: string;
@@ -24,5 +25,5 @@ export async function enqueueWebhook(conn: DuckDBConnection, message: WebhookMes
     customer_id: message.customerId,
     body: JSON.stringify(message.body),
     now: dbTime(now),
-  });
+  }, { delivery_id: 'text', subscription_id: 'text' });
 }

@@ -4,6 +4,7 @@ import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from './db-time.js';
 import { affordError } from '../domain/errors.js';
+import type { Columns } from '../db/rows.js';
 
 export const SIGNING_ALGORITHM = 'ES256';
 
@@ -12,6 +13,8 @@ interface KeyRow {
   private_jwk: string;
   public_jwk: string;
 }
+
+const KEY_COLUMNS: Columns<KeyRow> = { key_id: 'text', private_jwk: 'text', public_jwk: 'text' };
 
 export interface SigningKey {
   keyId: string;
@@ -51,7 +54,7 @@ export class WebhookSigningKeys {
   /** The public keys as a JWKS document, for GET /.well-known/jwks.json. */
   async publicJwks(): Promise<JsonWebKeySet> {
     await this.signingKey();
-    const rows = await this.store.read((conn) => queryFile<KeyRow>(conn, 'queries/webhooks/signing-keys'));
+    const rows = await this.store.read((conn) => queryFile<KeyRow>(conn, 'queries/webhooks/signing-keys', {}, KEY_COLUMNS));
     return {
       keys: rows.map((r) => ({ ...ecPublicJwk.parse(JSON.parse(r.public_jwk)), kid: r.key_id, alg: SIGNING_ALGORITHM, use: 'sig' })),
     };
@@ -68,7 +71,7 @@ export class WebhookSigningKeys {
         public_jwk: JSON.stringify(publicJwk),
         now: dbTime(),
       });
-      return queryFile<KeyRow>(conn, 'queries/webhooks/signing-keys');
+      return queryFile<KeyRow>(conn, 'queries/webhooks/signing-keys', {}, KEY_COLUMNS);
     });
     const newest = rows[0];
     if (!newest) throw affordError('SIGNING_KEY_MISSING', 'webhook');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { listValue } from '@duckdb/node-api';
 import { z } from 'zod';
-import { isoFromDb } from '../db/rows.js';
+import { isoFromDb, type Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from './db-time.js';
@@ -32,6 +32,11 @@ interface SubscriptionRow {
   created_at: string;
   updated_at: string;
 }
+
+const SUBSCRIPTION_COLUMNS: Columns<SubscriptionRow> = {
+  subscription_id: 'text', client_id: 'text', url: 'text', events: 'list', headers: 'text', signed: 'boolean', active: 'boolean',
+  created_at: 'text', updated_at: 'text',
+};
 
 export const headersJson = z.record(z.string(), z.string());
 
@@ -73,7 +78,7 @@ export class SubscriptionsRepository {
 
   async list(clientId?: string): Promise<Subscription[]> {
     const rows = await this.store.read((conn) =>
-      queryFile<SubscriptionRow>(conn, 'queries/webhooks/list-subscriptions', { client_id: clientId ?? null }),
+      queryFile<SubscriptionRow>(conn, 'queries/webhooks/list-subscriptions', { client_id: clientId ?? null }, SUBSCRIPTION_COLUMNS),
     );
     return rows.map(toSubscription);
   }
@@ -87,7 +92,7 @@ export class SubscriptionsRepository {
   }
 
   async clientKnown(clientId: string): Promise<boolean> {
-    const rows = await this.store.read((conn) => queryFile<{ known: boolean }>(conn, 'queries/webhooks/client-exists', { client_id: clientId }));
+    const rows = await this.store.read((conn) => queryFile<{ known: boolean }>(conn, 'queries/webhooks/client-exists', { client_id: clientId }, { known: 'boolean' }));
     return rows[0]?.known === true;
   }
 }

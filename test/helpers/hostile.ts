@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Store } from '../../src/db/store.js';
 import { queryRows } from '../../src/db/rows.js';
 import type { HostileLine } from '../fixtures/hostile-lines.js';
+import { rowsAs } from './rows.js';
 
 interface StoredRow {
   transaction_id: string;
@@ -17,7 +18,7 @@ interface StoredRow {
  * transactions are exactly those of the stored lines, as sent.
  */
 export async function expectHostileOutcomes(store: Store, lines: readonly HostileLine[], column: 'line_number' | 'kafka_offset', positionOf: (index: number) => string): Promise<void> {
-  const dead = await store.read((c) => queryRows<{ position: string; reason: string; raw: string }>(c, `SELECT ${column}::VARCHAR AS position, reason, raw FROM dead_letters`));
+  const dead = await store.read((c) => rowsAs<{ position: string; reason: string; raw: string }>(c, `SELECT ${column}::VARCHAR AS position, reason, raw FROM dead_letters`));
   const byPosition = new Map(dead.map((d) => [d.position, d]));
   const expectedDead = lines.flatMap((l, i) => (l.outcome === 'stored' ? [] : [{ line: l, position: positionOf(i) }]));
   for (const { line, position } of expectedDead) {
@@ -31,7 +32,7 @@ export async function expectHostileOutcomes(store: Store, lines: readonly Hostil
   expect(dead).toHaveLength(expectedDead.length);
 
   const stored = await store.read((c) =>
-    queryRows<StoredRow>(c, 'SELECT transaction_id, description, amount::VARCHAR AS amount, running_balance::VARCHAR AS running_balance FROM transactions'),
+    rowsAs<StoredRow>(c, 'SELECT transaction_id, description, amount::VARCHAR AS amount, running_balance::VARCHAR AS running_balance FROM transactions'),
   );
   const expectedIds = lines.flatMap((l) => (l.outcome === 'stored' ? [l.stored?.transactionId as string] : []));
   expect(stored.map((t) => t.transaction_id).sort()).toEqual([...expectedIds].sort());

@@ -10,6 +10,7 @@ import { queryRows } from '../../src/db/rows.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { silentLogger } from './store.js';
+import { rowsAs } from './rows.js';
 
 /**
  * Events, reference results and read-backs for the Kafka tests. The checks
@@ -114,7 +115,7 @@ export function expectedMonthlySums(lines: readonly string[]): Map<string, strin
 
 export async function storedMonthlySums(store: Store): Promise<Map<string, string>> {
   const rows = await store.read((conn) =>
-    queryRows<{ k: string; total: string }>(
+    rowsAs<{ k: string; total: string }>(
       conn,
       `SELECT client_id || '|' || customer_id || '|' || strftime(month, '%Y-%m') || '|' || direction AS k, sum(total)::DECIMAL(18,2)::VARCHAR AS total
        FROM monthly_category_totals GROUP BY ALL`,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Store } from '../../src/db/store.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { createLogger } from '../../src/logger.js';
-import { queryRows } from '../../src/db/rows.js';
+import { rowsAs } from './rows.js';
 
 export const silentLogger = createLogger('silent');
 
@@ -29,5 +29,5 @@ export function fixturePath(name: string): string {
 }
 
 export async function rows<T = Record<string, unknown>>(store: Store, sql: string): Promise<T[]> {
-  return store.read((conn) => queryRows<T>(conn, sql));
+  return store.read((conn) => rowsAs<T>(conn, sql));
 }

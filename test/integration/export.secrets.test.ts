@@ -15,6 +15,7 @@ import { WebhookSigningKeys } from '../../src/webhooks/signing-keys.js';
 import { validateSubscription } from '../../src/webhooks/subscription-input.js';
 import { SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js';
 import { fixturePath, rows, silentLogger, tempStore } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
 
@@ -28,13 +29,13 @@ const HEADER_VALUE = 'Bearer header-value-2c9d8e7f6a5b4c3d';
 
 /** Every cell of a relation as text: every column, whatever its type, cast to VARCHAR. */
 async function cells(conn: DuckDBConnection, relation: string, params?: Record<string, string>): Promise<string[]> {
-  const found = await queryRows<Record<string, string | null>>(conn, `SELECT CAST(COLUMNS(*) AS VARCHAR) FROM ${relation}`, params);
+  const found = await rowsAs<Record<string, string | null>>(conn, `SELECT CAST(COLUMNS(*) AS VARCHAR) FROM ${relation}`, params);
   return found.flatMap((row) => Object.values(row).filter((v): v is string => typeof v === 'string'));
 }
 
 /** Where each secret appears among the tables of a database ('main' or an attached one). */
 async function scanDatabase(conn: DuckDBConnection, database: string, secrets: readonly string[]): Promise<Map<string, string[]>> {
-  const tables = await queryRows<{ table_name: string }>(conn,
+  const tables = await rowsAs<{ table_name: string }>(conn,
     'SELECT table_name FROM duckdb_tables() WHERE database_name = $db AND NOT temporary ORDER BY table_name', { db: database });
   expect(tables.length).toBeGreaterThan(0);
   const hits = new Map<string, string[]>();
@@ -130,11 +131,11 @@ describe('what the export gives data teams', () => {
     const instance = await DuckDBInstance.create(path.join(exportDir, SNAPSHOT_FILE), { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
     try {
-      const [snapshotDb] = await queryRows<{ db: string }>(conn, 'SELECT current_database() AS db');
-      const tables = (await queryRows<{ t: string }>(conn, 'SELECT table_name AS t FROM duckdb_tables() ORDER BY 1')).map((r) => r.t);
+      const [snapshotDb] = await rowsAs<{ db: string }>(conn, 'SELECT current_database() AS db');
+      const tables = (await rowsAs<{ t: string }>(conn, 'SELECT table_name AS t FROM duckdb_tables() ORDER BY 1')).map((r) => r.t);
       expect(tables).toEqual(expect.arrayContaining(['customers', 'transactions', 'accounts', 'dead_letters', 'monthly_category_totals', 'affordability_reports']));
       for (const credential of ['api_clients', 'api_signing_keys', 'webhook_signing_keys', 'webhook_subscriptions']) expect(tables).not.toContain(credential);
-      const columns = (await queryRows<{ c: string }>(conn, "SELECT column_name AS c FROM duckdb_columns() WHERE table_name = 'customers'")).map((r) => r.c);
+      const columns = (await rowsAs<{ c: string }>(conn, "SELECT column_name AS c FROM duckdb_columns() WHERE table_name = 'customers'")).map((r) => r.c);
       expect(columns).not.toContain('secret_hash');
       expect(await queryRows(conn, "SELECT hosted, count(*)::INTEGER AS n FROM transactions JOIN customers USING (customer_id) WHERE customer_id = 'cust-s' GROUP BY ALL"))
         .toEqual([{ hosted: false, n: 1 }]);

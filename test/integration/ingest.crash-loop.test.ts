@@ -9,6 +9,7 @@ import { generateEvents } from '../../src/generate/index.js';
 import { Rng } from '../../src/generate/prng.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { silentLogger } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-crash-loop-'));
@@ -59,7 +60,7 @@ async function everyTable(db: string): Promise<Record<string, unknown[]>> {
   const store = await Store.open(db, silentLogger);
   try {
     return await store.read(async (conn) => {
-      const columns = await queryRows<{ table_name: string; column_name: string }>(
+      const columns = await rowsAs<{ table_name: string; column_name: string }>(
         conn,
         "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_catalog = current_database() AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema = 'main') ORDER BY table_name, ordinal_position",
       );

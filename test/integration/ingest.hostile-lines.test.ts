@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
-import { queryRows } from '../../src/db/rows.js';
 import { HOSTILE_CLIENT, HOSTILE_CUSTOMER, HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { expectHostileOutcomes } from '../helpers/hostile.js';
 import { silentLogger } from '../helpers/store.js';
 import { ServiceUnderTest } from '../helpers/webhooks.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-hostile-'));
@@ -77,7 +77,7 @@ describe('hostile lines through POST /v2/ingest/transactions', () => {
           expect(Object.keys(body).sort(), line.name).toEqual(expect.arrayContaining(['code_id', 'errors', 'message', 'operation_id']));
         }
       }
-      const stored = await service.store.read((c) => queryRows<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
+      const stored = await service.store.read((c) => rowsAs<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
       const expected = HOSTILE_LINES.flatMap((l) => (l.http.stored ? [l.stored?.transactionId as string] : []));
       expect(stored.map((t) => t.transaction_id).sort()).toEqual([...new Set(expected)].sort());
       // Still up.
@@ -98,11 +98,11 @@ describe('hostile lines through POST /v2/ingest/transactions', () => {
       });
       expect(res.status).toBe(202);
       const stored = accepted.filter((l) => l.http.stored);
-      const [task] = await service.store.read((c) => queryRows<{ detail: string }>(c, `SELECT detail::VARCHAR AS detail FROM tasks WHERE task_id = '${res.body.data.task_id}'`));
+      const [task] = await service.store.read((c) => rowsAs<{ detail: string }>(c, `SELECT detail::VARCHAR AS detail FROM tasks WHERE task_id = '${res.body.data.task_id}'`));
       // Transactions with the same id count once as inserted, then as updated.
       const ids = new Set(stored.map((l) => l.stored?.transactionId));
       expect(JSON.parse(task?.detail ?? '{}')).toMatchObject({ transactions: accepted.length, inserted: ids.size, rejected: accepted.length - stored.length });
-      const rows = await service.store.read((c) => queryRows<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
+      const rows = await service.store.read((c) => rowsAs<{ transaction_id: string }>(c, 'SELECT transaction_id FROM transactions'));
       expect(rows.map((t) => t.transaction_id).sort()).toEqual([...ids].sort());
     } finally {
       await service.close();

@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/rows.js';
 import type { Store } from '../../src/db/store.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { authHeaders, startApi } from '../helpers/api.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const CLIENT = 'client-a';
 
@@ -76,7 +76,7 @@ describe('POST /v2/ingest/transactions with an event the store rejects', () => {
       expect(JSON.parse(task?.detail ?? '{}')).toMatchObject({ transactions: 3, inserted: 2, rejected: 1 });
       const dead = await rows<{ line_number: string; reason: string }>(service.store, "SELECT line_number, reason FROM dead_letters WHERE source = 'http'");
       expect(dead).toEqual([{ line_number: '2', reason: expect.stringMatching(/^store rejected the event: /) }]);
-      const stored = await service.store.read((c) => queryRows<{ transaction_id: string }>(c, "SELECT transaction_id FROM transactions WHERE transaction_id LIKE 'h-%' ORDER BY 1"));
+      const stored = await service.store.read((c) => rowsAs<{ transaction_id: string }>(c, "SELECT transaction_id FROM transactions WHERE transaction_id LIKE 'h-%' ORDER BY 1"));
       expect(stored).toEqual([{ transaction_id: 'h-1' }, { transaction_id: 'h-3' }]);
     } finally {
       await service.close();

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/api/services/clients.service.js';
 import { deleteCustomer } from '../../src/cli/customers.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
-import { queryRows } from '../../src/db/rows.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { rows } from '../helpers/store.js';
 import { ServiceUnderTest, deletionEvent, paymentEvent, tempDbPath, transactionData } from '../helpers/webhooks.js';
+import { rowsAs } from '../helpers/rows.js';
 
 /**
  * Two clients, one customer id: client B uses `c-1` first, then client A.
@@ -93,7 +93,7 @@ describe('two clients with the same customer id', () => {
   /** Rows of c-1 per client in every base table with a customer_id column. */
   const rowsOf = (client: string) =>
     service.store.read(async (conn) => {
-      const tables = await queryRows<{ table_name: string }>(
+      const tables = await rowsAs<{ table_name: string }>(
         conn,
         `SELECT DISTINCT c.table_name FROM information_schema.columns c
          JOIN information_schema.tables t USING (table_catalog, table_schema, table_name)
@@ -102,7 +102,7 @@ describe('two clients with the same customer id', () => {
       );
       const counts: Record<string, number> = {};
       for (const { table_name } of tables) {
-        const [r] = await queryRows<{ n: number }>(conn, `SELECT count(*)::INTEGER AS n FROM "${table_name}" WHERE client_id = $1 AND customer_id = $2`, [client, CUSTOMER]);
+        const [r] = await rowsAs<{ n: number }>(conn, `SELECT count(*)::INTEGER AS n FROM "${table_name}" WHERE client_id = $1 AND customer_id = $2`, [client, CUSTOMER]);
         if (r && r.n > 0) counts[table_name] = r.n;
       }
       return counts;

@@ -11,6 +11,7 @@ import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { brokerTopics, readTopics } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
 import { sleep } from '../helpers/time.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const TOPIC = 'afford.hostile-test.v1';
 const REJECTED_TOPIC = 'afford.rejected-test.v1';
@@ -89,11 +90,11 @@ describe('hostile lines through Kafka', () => {
       await kafka.producer().send([{ topic: REJECTED_TOPIC, messages: lines.map((value) => ({ key: 'cust-r', value })) }]);
       await consumeAll(store, REJECTED_TOPIC, 'rejected-test', lines.length);
 
-      const dead = await store.read((c) => queryRows<{ kafka_offset: string; reason: string }>(c, 'SELECT kafka_offset, reason FROM dead_letters'));
+      const dead = await store.read((c) => rowsAs<{ kafka_offset: string; reason: string }>(c, 'SELECT kafka_offset, reason FROM dead_letters'));
       expect(dead).toEqual([{ kafka_offset: '5', reason: expect.stringMatching(/^store rejected the event: .*DECIMAL\(18,2\)/) }]);
       const dlq = await readTopics(kafka.broker.bootstrap, [`${REJECTED_TOPIC}.dlq`]);
       expect(dlq.map((m) => [m.value, m.headers['afford-dlq-source-offset']])).toEqual([[lines[5], '5']]);
-      const stored = await store.read((c) => queryRows<{ n: number }>(c, "SELECT count(*)::INTEGER AS n FROM transactions WHERE month = DATE '2024-03-01'"));
+      const stored = await store.read((c) => rowsAs<{ n: number }>(c, "SELECT count(*)::INTEGER AS n FROM transactions WHERE month = DATE '2024-03-01'"));
       expect(stored).toEqual([{ n: 11 }]);
       const offsets = await store.read((c) => queryRows(c, 'SELECT topic, next_offset FROM ingest_offsets'));
       expect(offsets).toEqual([{ topic: REJECTED_TOPIC, next_offset: '12' }]);

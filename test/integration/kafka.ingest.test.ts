@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/rows.js';
 import { redactDeadLetter } from '../../src/domain/redact.js';
 import { Store } from '../../src/db/store.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
@@ -27,6 +26,7 @@ import { silentLogger } from '../helpers/store.js';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Logger } from '../../src/logger.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const POISON_TOPIC = 'afford.poison-test.v1';
 const SLOW_TOPIC = 'afford.slow-test.v1';
@@ -100,12 +100,12 @@ describe('Kafka ingest into DuckDB', () => {
       expect(got).toEqual(reference);
 
       const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
-      const offsets = await store.read((c) => queryRows<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
+      const offsets = await store.read((c) => rowsAs<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
       expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
 
       // The table: where each one came from, its key and its exact bytes.
       const dead = await store.read((c) =>
-        queryRows<{ source_ref: string; kafka_partition: number; kafka_offset: string; message_key: string | null; raw: string; reason: string }>(
+        rowsAs<{ source_ref: string; kafka_partition: number; kafka_offset: string; message_key: string | null; raw: string; reason: string }>(
           c,
           "SELECT source_ref, kafka_partition, kafka_offset, message_key, raw, reason FROM dead_letters WHERE source = 'kafka'",
         ),
@@ -161,11 +161,11 @@ describe('Kafka ingest into DuckDB', () => {
       const reference = await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'poison-ref-')), events);
       expect(got.transactions.filter((t) => t['transaction_id'] !== 'tx-legacy')).toEqual(reference.transactions);
       expect(got.monthlyTotals.filter((m) => !String(m['month']).startsWith('2020-01'))).toEqual(reference.monthlyTotals);
-      const dead = await store.read((c) => queryRows<{ kafka_offset: string; reason: string; raw: string }>(c, 'SELECT kafka_offset, reason, raw FROM dead_letters'));
+      const dead = await store.read((c) => rowsAs<{ kafka_offset: string; reason: string; raw: string }>(c, 'SELECT kafka_offset, reason, raw FROM dead_letters'));
       expect(dead).toEqual([{ kafka_offset: '30', reason: expect.stringMatching(/^store rejected the event: .*DECIMAL\(18,2\)/), raw: poison }]);
       const dlq = await readTopics(kafka.broker.bootstrap, [`${POISON_TOPIC}.dlq`]);
       expect(dlq.map((m) => [m.value, m.headers[DLQ_HEADERS.offset]])).toEqual([[poison, '30']]);
-      const offsets = await store.read((c) => queryRows<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
+      const offsets = await store.read((c) => rowsAs<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
       expect(offsets).toEqual([{ next_offset: String(lines.length) }]);
     } finally {
       await store.close();
@@ -201,7 +201,7 @@ describe('Kafka ingest into DuckDB', () => {
       await consumeAll(slow, metrics, 'slow-test', [SLOW_TOPIC], { logger: pino({ level: 'info' }, capture), sessionTimeoutMs: 4000 });
       expect(messages.filter((m) => m === 'partitions assigned')).toHaveLength(1);
       expect(await metrics.registry.metrics()).toContain('afford_kafka_consumer_restarts_total 0');
-      const offsets = await store.read((c) => queryRows<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
+      const offsets = await store.read((c) => rowsAs<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
       expect(offsets).toEqual([{ next_offset: '20' }]);
     } finally {
       await store.close();

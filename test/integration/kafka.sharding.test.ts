@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/rows.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from '../../src/ingest/shard-assigner.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { sleep } from '../helpers/time.js';
 import { endOffsets, generated, referenceSnapshot, snapshot, TOPICS, withStore, type Snapshot } from '../helpers/kafka-data.js';
 import { Worker } from '../helpers/kafka-worker.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const kafka = useKafkaFixture('afford-kafka-shard-');
 
@@ -100,7 +100,7 @@ describe('two shards in one consumer group', () => {
 
     const [s0, s1] = [await withStore(dbs[0] as string, snapshot), await withStore(dbs[1] as string, snapshot)];
     const offsets = await Promise.all(
-      dbs.map((db) => withStore(db, (s) => s.read((c) => queryRows<{ kafka_partition: number; next_offset: string }>(c, 'SELECT kafka_partition, next_offset FROM ingest_offsets')))),
+      dbs.map((db) => withStore(db, (s) => s.read((c) => rowsAs<{ kafka_partition: number; next_offset: string }>(c, 'SELECT kafka_partition, next_offset FROM ingest_offsets')))),
     );
     // Every message was consumed by exactly one shard, each from its own partitions.
     offsets.forEach((rows, shard) => expect(rows.every((r) => r.kafka_partition % 2 === shard)).toBe(true));

@@ -14,6 +14,7 @@ import { ingestFile } from '../../src/ingest/file-source.js';
 import type { AffordabilityReport } from '../../src/reports/report-model.js';
 import { buildReport } from '../../src/reports/report-service.js';
 import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
 
@@ -137,13 +138,13 @@ describe('the nightly affordability-reports and export-parquet jobs', () => {
 
     const reader = await (await DuckDBInstance.create(':memory:')).connect();
     const glob = (t: string) => path.join(exportDir, t, '*', '*.parquet');
-    const [exported] = await queryRows<Record<string, unknown>>(reader, `SELECT
+    const [exported] = await rowsAs<Record<string, unknown>>(reader, `SELECT
       (SELECT count(*) FROM read_parquet($tx, hive_partitioning = true))::INTEGER AS transactions,
       (SELECT sum(total)::VARCHAR FROM read_parquet($mt, hive_partitioning = true)) AS totals`,
       { tx: glob('transactions'), mt: glob('monthly_category_totals') });
     expect(exported).toEqual(live);
     // The query the README gives: each customer's latest 12-month income, from the export.
-    const latest = await queryRows<{ customer_id: string; month: string; income: string }>(reader, `
+    const latest = await rowsAs<{ customer_id: string; month: string; income: string }>(reader, `
       SELECT customer_id, month, report->>'$.data.assessment.income.total.overall_total.value' AS income
       FROM read_parquet($reports, hive_partitioning = true)
       WHERE range_months = 12

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/api/services/clients.service.js';
 import { ClientsRepository } from '../../src/db/clients.repository.js';
-import { queryFile } from '../../src/db/script.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';
 import { httpText, rawRequest } from '../helpers/raw-http.js';
 import { fixturePath } from '../helpers/store.js';
+import { fileRowsAs } from '../helpers/rows.js';
 
 const CUSTOMER_SECRET = 'cust-2-secret-0123456789';
 const WRONG_CUSTOMER_SECRET = 'wrong-customer-secret-5f3a9c';
@@ -33,7 +33,7 @@ describe('logs at trace level', () => {
     secrets['client secret'] = client.client_secret;
     secrets['customer secret'] = CUSTOMER_SECRET;
     secrets['wrong customer secret'] = WRONG_CUSTOMER_SECRET;
-    const keys = await service.store.read((conn) => queryFile<{ secret: string }>(conn, 'queries/api/get-signing-key'));
+    const keys = await service.store.read((conn) => fileRowsAs<{ secret: string }>(conn, 'queries/api/get-signing-key'));
     secrets['token signing key'] = keys[0]?.secret ?? 'missing';
 
     const basic = `Basic ${Buffer.from(`client-a:${client.client_secret}`).toString('base64')}`;

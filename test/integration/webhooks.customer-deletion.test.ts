@@ -7,6 +7,7 @@ import { ingestFile } from '../../src/ingest/file-source.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { fixturePath, rows } from '../helpers/store.js';
 import { ServiceUnderTest, deletionEvent, eventually, paymentEvent, tempDbPath } from '../helpers/webhooks.js';
+import { rowsAs } from '../helpers/rows.js';
 
 const CLIENT = 'client-a';
 const DELETED = 'cust-1';
@@ -14,7 +15,7 @@ const KEPT = 'cust-2';
 
 /** The base tables of the schema with a column of this name. */
 async function tablesWith(conn: DuckDBConnection, column: string): Promise<string[]> {
-  const tables = await queryRows<{ table_name: string }>(
+  const tables = await rowsAs<{ table_name: string }>(
     conn,
     `SELECT c.table_name
      FROM information_schema.columns c
@@ -37,7 +38,7 @@ async function rowsPerTable(store: Store, customerId: string, clientId: string =
     const counts: Record<string, number> = {};
     for (const table_name of await tablesWith(conn, 'customer_id')) {
       // An identifier from the catalogue, quoted; the values are bound.
-      const [row] = await queryRows<{ n: number }>(
+      const [row] = await rowsAs<{ n: number }>(
         conn,
         `SELECT count(*)::INTEGER AS n FROM "${table_name.replaceAll('"', '""')}" WHERE client_id = $1 AND customer_id = $2`,
         [clientId, customerId],

@@ -1,6 +1,7 @@
 -- Writes each table as Parquet, hive-partitioned by month (month=YYYY-MM).
 -- A report is filed under the last month of its range. Secrets (the
 -- customers table's secret hashes) are never exported.
+-- Parameters: $monthly_totals_dir, $reports_dir, $transactions_dir.
 COPY (
     SELECT * EXCLUDE (month), strftime(month, '%Y-%m') AS month FROM transactions
 ) TO $transactions_dir (FORMAT parquet, PARTITION_BY (month), COMPRESSION zstd);

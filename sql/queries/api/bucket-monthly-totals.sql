@@ -1,6 +1,7 @@
 -- A customer's monthly totals for the category pairs that a definition maps,
 -- by bucket pair, month and direction. Read from monthly_category_totals
 -- (declined transactions are not in it), never from raw transactions.
+-- Parameters: $bucket_id, $client_id, $currency, $customer_id, $month_from, $month_to.
 SELECT c.bucket_l1,
        c.bucket_l2,
        strftime(m.month, '%Y-%m') AS month,

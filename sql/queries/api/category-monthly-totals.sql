@@ -1,4 +1,5 @@
 -- A customer's monthly totals by currency, category pair and direction.
+-- Parameters: $account_id, $client_id, $currency, $customer_id, $month_from, $month_to.
 SELECT strftime(month, '%Y-%m') AS month,
        currency,
        category_l1,

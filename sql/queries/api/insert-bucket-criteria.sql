@@ -1,4 +1,5 @@
 -- $rows: a JSON array of criterion rows, bound as one value.
+-- Parameters: $bucket_id, $rows.
 INSERT INTO bucket_criteria (bucket_id, position, bucket_l1, bucket_l2, category_l1, category_l2)
 SELECT $bucket_id, r.position, r.bucket_l1, r.bucket_l2, r.category_l1, r.category_l2
 FROM (

@@ -1,3 +1,5 @@
+-- A customer's accounts; each filter applies only when its parameter is not NULL.
+-- Parameters: $account_type, $client_id, $currency, $customer_id, $holder_relationship_type, $provider, $usage_type.
 SELECT account_id, currency, holder_name, holder_relationship, account_name, account_type, usage_type,
        provider, uk_account_number, uk_sort_code
 FROM accounts

@@ -3,6 +3,7 @@
 -- Every filter is optional: a NULL parameter leaves it off. The bucket
 -- filters keep the transactions whose category pair the definition maps
 -- onto that bucket, which is how the totals links reproduce each total.
+-- Parameters: $account_ids, $after_date_time, $after_transaction_id, $bucket_id, $bucket_l1, $bucket_l2, $category_l1, $category_l2, $client_id, $credit_debit_indicator, $currency, $customer_id, $date_from, $date_to_exclusive, $exclude_tags, $include_tags, $limit, $status, $updated_after.
 SELECT t.transaction_id,
        t.account_id,
        t.provider,

@@ -1,5 +1,6 @@
 -- A hosted customer with the most counted transactions in a month range: the
 -- one whose totals the demo's example calls show.
+-- Parameters: $month_from, $month_to.
 SELECT c.customer_id, c.client_id
 FROM customers c
 JOIN monthly_category_totals m ON m.client_id = c.client_id AND m.customer_id = c.customer_id

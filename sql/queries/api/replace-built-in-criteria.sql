@@ -1,5 +1,6 @@
 -- The predefined definition lives in code; its criteria rows are rewritten
 -- at start-up so that the totals join sees the current mapping.
+-- Parameters: $bucket_id, $rows.
 DELETE FROM bucket_criteria WHERE bucket_id = $bucket_id;
 
 INSERT INTO bucket_criteria (bucket_id, position, bucket_l1, bucket_l2, category_l1, category_l2)

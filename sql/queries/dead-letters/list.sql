@@ -1,5 +1,6 @@
 -- The newest dead letters first, of one source or of all ($source NULL).
 -- The raw text is stored with its secrets redacted.
+-- Parameters: $limit, $source.
 SELECT dead_letter_id::VARCHAR AS dead_letter_id,
        strftime(created_at, '%Y-%m-%dT%H:%M:%SZ') AS created_at,
        source, source_ref, line_number::VARCHAR AS line_number,

@@ -1,3 +1,5 @@
+-- Upserts the staged customer applications: per application the latest event
+-- wins (by occurred_at, then event_id), and only over an older stored version.
 CREATE OR REPLACE TEMP TABLE application_winners AS
 WITH latest AS (
     SELECT * REPLACE (occurred_at::TIMESTAMP AS occurred_at)

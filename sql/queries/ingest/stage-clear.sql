@@ -1,3 +1,4 @@
+-- Empties every staging table before a batch is staged.
 DELETE FROM stage_transactions;
 DELETE FROM stage_accounts;
 DELETE FROM stage_balances;

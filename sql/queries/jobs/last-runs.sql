@@ -1,3 +1,4 @@
+-- The latest run of each job, its times as ISO instants.
 SELECT job_name, status, strftime(started_at, '%Y-%m-%dT%H:%M:%SZ') AS started_at,
        strftime(finished_at, '%Y-%m-%dT%H:%M:%SZ') AS finished_at
 FROM job_runs

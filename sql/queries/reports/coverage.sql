@@ -3,7 +3,7 @@
 -- months with no income (no credit in the income figure's bucket) and the
 -- months with no expenditure at all (no debit in the essential or
 -- non-essential buckets). Month lists are YYYY-MM, in order.
--- Parameters as in figure-cells.sql.
+-- Parameters: $account_ids, $criteria, $currency, $customers, $figures, $ranges.
 WITH criteria AS (
     SELECT unnest(from_json($criteria::JSON,
         '[{"bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]'), recursive := true)

@@ -1,5 +1,6 @@
 -- The requested account ids that the customer does not have: a report must
 -- not silently drop an account the caller asked for.
+-- Parameters: $account_ids, $client_id, $customer_id.
 WITH requested AS (
     SELECT DISTINCT unnest(from_json($account_ids::JSON, '["VARCHAR"]')) AS account_id
 ),

@@ -1,4 +1,5 @@
 -- Only a pending task finishes, and only once.
+-- Parameters: $has_new_transactions, $now, $result, $status, $step, $task_id, $watermark.
 UPDATE tasks
 SET status = $status,
     result = $result,

@@ -2,6 +2,7 @@
 -- previous completed refresh? Every upsert rewrites its row with a fresh
 -- updated_at and writes are serialised, so the newest updated_at grows
 -- exactly when transactions arrive; each refresh keeps the one it saw.
+-- Parameters: $client_id, $customer_id, $task_id.
 WITH seen_now AS (
     SELECT max(updated_at) AS watermark FROM transactions WHERE client_id = $client_id AND customer_id = $customer_id
 ), seen_before AS (

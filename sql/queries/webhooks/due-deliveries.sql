@@ -1,6 +1,7 @@
 -- Deliveries whose next attempt is due, oldest first, with what sending
 -- needs; those already being sent by this process (a JSON list: an empty
 -- list parameter cannot be bound) are left out.
+-- Parameters: $in_flight, $limit, $now.
 SELECT o.delivery_id, o.event, o.client_id, o.customer_id, o.subscription_id, o.body, o.attempts,
        s.url, s.headers::VARCHAR AS headers, s.secret, s.active
 FROM webhook_outbox o

@@ -1,5 +1,6 @@
 -- One delivery per active subscription of the customer's own client that
 -- chose the event; nothing for a cause already enqueued (a replay).
+-- Parameters: $body, $client_id, $customer_id, $event, $event_key, $now.
 INSERT INTO webhook_outbox (delivery_id, event_key, event, client_id, customer_id, subscription_id, body, status, attempts,
                             next_attempt_at, created_at, updated_at)
 SELECT gen_random_uuid()::VARCHAR, $event_key::VARCHAR, $event::VARCHAR, $client_id::VARCHAR, $customer_id::VARCHAR, s.subscription_id,

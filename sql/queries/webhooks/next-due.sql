@@ -1,3 +1,5 @@
+-- When the next pending delivery that is not already being sent falls due.
+-- Parameters: $in_flight.
 SELECT min(next_attempt_at) AS next_attempt_at
 FROM webhook_outbox
 WHERE status = 'pending'

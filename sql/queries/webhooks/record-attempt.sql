@@ -1,5 +1,6 @@
 -- One attempt and the delivery's new state, together. Nothing is recorded for
 -- a delivery removed meanwhile (its customer was deleted).
+-- Parameters: $attempt, $delivery_id, $error, $latency_ms, $next_attempt_at, $now, $outcome, $started_at, $status, $status_code.
 INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms, outcome, next_attempt_at)
 SELECT $delivery_id, $attempt, $started_at::TIMESTAMP, $status_code::INTEGER, $error::VARCHAR, $latency_ms, $outcome,
        $next_attempt_at::TIMESTAMP

@@ -1,6 +1,7 @@
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { CustomerRef } from '../auth/context.js';
+import type { Columns } from '../../db/rows.js';
 
 export interface AccountFilter {
   currency?: string;
@@ -33,6 +34,15 @@ export interface BalanceRow {
   credit_debit_indicator: 'credit' | 'debit';
 }
 
+const ACCOUNT_COLUMNS: Columns<AccountRow> = {
+  account_id: 'text', currency: 'text', holder_name: 'text', holder_relationship: 'text', account_name: 'text',
+  account_type: 'text', usage_type: 'text', provider: 'text', uk_account_number: 'text', uk_sort_code: 'text',
+};
+
+const BALANCE_COLUMNS: Columns<BalanceRow> = {
+  account_id: 'text', position: 'number', date: 'text', amount: 'text', currency: 'text', type: 'text', credit_debit_indicator: 'text',
+};
+
 export class AccountsRepository {
   constructor(private readonly store: Store) {}
 
@@ -47,8 +57,8 @@ export class AccountsRepository {
         account_type: f.account_type ?? null,
         usage_type: f.usage_type ?? null,
         holder_relationship_type: f.holder_relationship_type ?? null,
-      }),
-      balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', key),
+      }, ACCOUNT_COLUMNS),
+      balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', key, BALANCE_COLUMNS),
     }));
   }
 }

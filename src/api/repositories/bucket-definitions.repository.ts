@@ -3,6 +3,7 @@ import { bucketDefinitionBodySchema, criterionRows, type BucketDefinitionBody } 
 import { dbFromIso, isoFromDb } from '../../db/rows.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
+import type { Columns } from '../../db/rows.js';
 
 export interface StoredDefinition {
   bucketId: string;
@@ -19,6 +20,8 @@ interface DefinitionRow {
   created_at: string;
   updated_at: string;
 }
+
+const DEFINITION_COLUMNS: Columns<DefinitionRow> = { bucket_id: 'text', client_id: 'text', body: 'text', created_at: 'text', updated_at: 'text' };
 
 function toDefinition(row: DefinitionRow): StoredDefinition {
   return {
@@ -86,13 +89,13 @@ export class BucketDefinitionsRepository {
 
   async get(bucketId: string, clientId: string): Promise<StoredDefinition | undefined> {
     const rows = await this.store.read((conn) =>
-      queryFile<DefinitionRow>(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId }),
+      queryFile<DefinitionRow>(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId }, DEFINITION_COLUMNS),
     );
     return rows[0] ? toDefinition(rows[0]) : undefined;
   }
 
   async list(clientId: string): Promise<StoredDefinition[]> {
-    const rows = await this.store.read((conn) => queryFile<DefinitionRow>(conn, 'queries/api/list-bucket-definitions', { client_id: clientId }));
+    const rows = await this.store.read((conn) => queryFile<DefinitionRow>(conn, 'queries/api/list-bucket-definitions', { client_id: clientId }, DEFINITION_COLUMNS));
     return rows.map(toDefinition);
   }
 

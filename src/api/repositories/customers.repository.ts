@@ -22,7 +22,12 @@ export class CustomersRepository {
 
   async getCustomer(ref: CustomerRef): Promise<CustomerRecord | undefined> {
     const rows = await this.store.read((conn) =>
-      queryFile<CustomerRow>(conn, 'queries/api/get-customer', { client_id: ref.clientId, customer_id: ref.customerId }),
+      queryFile<CustomerRow>(
+        conn,
+        'queries/api/get-customer',
+        { client_id: ref.clientId, customer_id: ref.customerId },
+        { customer_id: 'text', client_id: 'text', hosted: 'boolean', secret_hash: 'text' },
+      ),
     );
     const row = rows[0];
     return row ? { customerId: row.customer_id, clientId: row.client_id, hosted: row.hosted, secretHash: row.secret_hash } : undefined;
@@ -34,7 +39,7 @@ export class CustomersRepository {
       queryFile<{ customer_id: string; client_id: string }>(conn, 'queries/api/pick-demo-customer', {
         month_from: monthStartDate(range.from),
         month_to: monthStartDate(range.to),
-      }),
+      }, { customer_id: 'text', client_id: 'text' }),
     );
     return rows[0] ? { customerId: rows[0].customer_id, clientId: rows[0].client_id } : undefined;
   }

@@ -28,7 +28,7 @@ export class MonthlyTotalsRepository {
         currency,
         month_from: monthStartDate(range.from),
         month_to: monthStartDate(range.to),
-      }),
+      }, { bucket_l1: 'text', bucket_l2: 'text', month: 'text', direction: 'text', total: 'text', transaction_count: 'number' }),
     );
   }
 
@@ -42,7 +42,7 @@ export class MonthlyTotalsRepository {
         month_to: monthStartDate(range.to),
         currency: currency ?? null,
         account_id: accountId ?? null,
-      }),
+      }, { month: 'text', currency: 'text', category_l1: 'text', category_l2: 'text', direction: 'text', total: 'text', transaction_count: 'number' }),
     );
   }
 }

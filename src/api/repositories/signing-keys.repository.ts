@@ -10,7 +10,7 @@ export class SigningKeysRepository {
   async getOrCreate(): Promise<string> {
     return this.store.write(async (conn) => {
       await queryFile(conn, 'queries/api/ensure-signing-key', { key_id: randomUUID(), secret: randomBytes(32).toString('base64url') });
-      const rows = await queryFile<{ secret: string }>(conn, 'queries/api/get-signing-key');
+      const rows = await queryFile<{ secret: string }>(conn, 'queries/api/get-signing-key', {}, { secret: 'text' });
       const secret = rows[0]?.secret;
       if (!secret) throw affordError('SIGNING_KEY_MISSING', 'token');
       return secret;

@@ -1,6 +1,7 @@
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
+import type { Columns } from '../../db/rows.js';
 
 /** Filters of the transaction list; undefined leaves a filter off. Instants are DuckDB TIMESTAMP text in UTC. */
 export interface TransactionFilter {
@@ -52,6 +53,14 @@ export interface TransactionRow {
   running_balance_currency: string | null;
 }
 
+const TRANSACTION_COLUMNS: Columns<TransactionRow> = {
+  transaction_id: 'text', account_id: 'text', provider: 'text', description: 'text', credit_debit_indicator: 'text',
+  amount: 'text', currency: 'text', date_time: 'text', status: 'text', category_l1: 'text', category_l1_confidence: 'text',
+  category_l2: 'text', category_l2_confidence: 'text', regularity: 'text', merchant: 'text', tags: 'list',
+  posted_date_time: 'text', value_date_time: 'text', merchant_category_code: 'text', counterparty_name: 'text',
+  counterparty_identifier: 'text', running_balance: 'text', running_balance_currency: 'text',
+};
+
 const list = (values: string[] | undefined): DuckDBValue => (values && values.length > 0 ? listValue(values) : null);
 
 export class TransactionsRepository {
@@ -79,7 +88,7 @@ export class TransactionsRepository {
         after_date_time: f.after?.dateTime ?? null,
         after_transaction_id: f.after?.transactionId ?? null,
         limit: f.limit,
-      }),
+      }, TRANSACTION_COLUMNS),
     );
   }
 }
