@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
+import { buildPipeline } from '../app/pipeline.js';
 import { Store } from '../db/store.js';
 import { KafkaIngest } from '../ingest/kafka-consumer.js';
 import { produceFile } from '../ingest/kafka-produce.js';
 import { kafkaConnectionFromConfig, kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
 import { createProducer } from '../ingest/kafka-source.js';
 import { IngestMetrics } from '../ingest/metrics.js';
-import { IngestPipeline } from '../ingest/pipeline.js';
-import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, terminalProgress } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';
@@ -32,8 +31,7 @@ export function registerKafka(program: Command): void {
       // Listening from the start: a SIGTERM during start-up still stops cleanly once started.
       const stopSignal = untilSignal();
       const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
-      const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
-      attachWebhooks(pipeline, ctx.logger); // the outbox fills here; 'afford serve' delivers it
+      const pipeline = buildPipeline(store, ctx.logger); // the outbox fills here; 'afford serve' delivers it
       const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });
       const signal = await stopSignal;
       ctx.logger.info({ signal }, 'stopping the Kafka consumer');
