@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientsService } from '../../src/api/services/clients.service.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { afford, startServe } from '../helpers/afford-process.js';
 import { GENERIC_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 

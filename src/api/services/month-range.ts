@@ -1,10 +1,9 @@
-import { addMonths, lastCompleteMonths, monthCount, monthOf, type MonthRange } from '../../domain/months.js';
+import { addMonths, DEFAULT_RANGE_MONTHS, lastCompleteMonths, monthCount, monthOf, type MonthRange } from '../../domain/months.js';
 import { validationError } from '../errors.js';
 import { isDayOnly } from '../schemas/common.js';
 
 /** The longest range a totals request may span. */
 export const MAX_RANGE_MONTHS = 120;
-export const DEFAULT_RANGE_MONTHS = 6;
 
 export interface RangeQuery {
   month_from?: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiClient, ClientsRepository } from '../../db/clients.repository.js';
-import { hashSecret, newSecret } from '../../domain/secrets.js';
-import { affordError } from '../../domain/errors.js';
+import type { ApiClient, ClientsRepository } from './clients.repository.js';
+import { hashSecret, newSecret } from '../domain/secrets.js';
+import { affordError } from '../domain/errors.js';
 
 export interface IssuedClient {
   client_id: string;
