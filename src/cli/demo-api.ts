@@ -3,7 +3,7 @@ import { CustomersRepository } from '../api/repositories/customers.repository.js
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { buildReport } from '../reports/report-service.js';
 import { ClientsService } from '../api/services/clients.service.js';
-import { DEFAULT_RANGE_MONTHS } from '../api/services/month-range.js';
+import { DEFAULT_RANGE_MONTHS } from '../domain/month-range.js';
 import { ClientsRepository } from '../db/clients.repository.js';
 import type { Store } from '../db/store.js';
 import { lastCompleteMonths } from '../domain/months.js';

@@ -1,6 +1,6 @@
 import { monthCount, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, sumAmounts, type Money } from '../../domain/money.js';
-import { transactionsLink, type Direction } from '../links.js';
+import { transactionsLink, type Direction } from '../../domain/transactions-link.js';
 
 export type GroupLevel = 'bucket_l1' | 'bucket_l2' | 'month';
 export const GROUP_LEVELS: readonly GroupLevel[] = ['bucket_l1', 'bucket_l2', 'month'];
