@@ -118,6 +118,16 @@ export function authHeaders(token: string, clientId: string, customerId?: string
   };
 }
 
+/** The interface's body for a request that failed validation: `errors` maps each field to its problem. */
+export function validationBody(operationId: string, errors: Record<string, string>) {
+  return { operation_id: operationId, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors };
+}
+
+/** A new client's token, as the headers of its calls (as `customerId`'s when given). */
+export async function newClientHeaders(api: ApiHarness, clientId: string, customerId?: string): Promise<Record<string, string>> {
+  return authHeaders((await api.token(await api.createClient(clientId))).access_token, clientId, customerId);
+}
+
 /** Checks the body against the endpoint's zod schema (operation_id included) and returns it typed. */
 /** Follows a transactions link through every page; returns the amounts' sum and their count. */
 export async function followLink(api: ApiHarness, link: string, headers: Record<string, string>, pageSize?: number): Promise<{ total: string; count: number }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categoryTotalsResponse, type CurrencyTotalOut } from '../../src/api/schemas/category-totals.schemas.js';
-import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { expectSchema, startApi, type ApiHarness, newClientHeaders, validationBody } from '../helpers/api.js';
 
 const OP = 'aggregations_v2_totals_categories_get';
 
@@ -19,7 +19,7 @@ describe('GET /aggregations/v2/totals/categories (hand-computed, cust-1)', () =>
 
   beforeAll(async () => {
     api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 
@@ -77,6 +77,6 @@ describe('GET /aggregations/v2/totals/categories (hand-computed, cust-1)', () =>
   ])('answers 400 for %s', async (query, errors) => {
     const res = await api.call('GET', `/aggregations/v2/totals/categories?${query}`, { headers });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ operation_id: OP, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors });
+    expect(res.body).toEqual(validationBody(OP, errors));
   });
 });

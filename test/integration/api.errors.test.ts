@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERIC_401, GENERIC_404, GENERIC_405, GENERIC_500, GENERIC_503, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, GENERIC_405, GENERIC_500, GENERIC_503, startApi, type ApiHarness, newClientHeaders } from '../helpers/api.js';
 
 describe('API error bodies', () => {
   let api: ApiHarness;
@@ -16,7 +16,7 @@ describe('API error bodies', () => {
         });
       },
     });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 

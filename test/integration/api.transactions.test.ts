@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionsResponse } from '../../src/api/schemas/transactions.schemas.js';
-import { GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness, validationBody } from '../helpers/api.js';
 
 const OP = 'financial_v2_transactions_get';
 
@@ -81,7 +81,7 @@ describe('GET /financial/v2/transactions', () => {
     ['?currency=pounds', { currency: 'must be a 3-letter currency code' }],
   ])('answers 400 failed_validation for %s', async (query, errors) => {
     const body = await invalid(query);
-    expect(body).toEqual({ operation_id: OP, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors });
+    expect(body).toEqual(validationBody(OP, errors));
   });
 
   it('filters by date range (RFC 3339 or whole UTC days), inclusive of the last second', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { startApi, type ApiHarness, newClientHeaders } from '../helpers/api.js';
 import { fixturePath, tempStore } from '../helpers/store.js';
 
 const run = promisify(execFile);
@@ -16,7 +16,7 @@ describe('an unknown currency in the API', () => {
 
   beforeAll(async () => {
     api = await startApi({ fixtures: ['hand-computed.ndjson'] });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 
