@@ -3,7 +3,7 @@ import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
 import { readSnapshot } from '../db/read-snapshot.js';
-import { queryFile } from '../db/script.js';
+import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type FigureName } from './report-model.js';
 
@@ -94,9 +94,10 @@ interface SnapshotRows {
   coverage: CoverageRow[];
 }
 
-/** The three report queries, run in one snapshot by the caller. */
+/** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
 async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
   const params = scopeParams(scope);
+  await runScript(conn, 'queries/reports/scope', params);
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params);
   const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params);
   const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params);
