@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketTotalsResponse, type TotalsGroupOut } from '../../src/api/schemas/bucket-totals.schemas.js';
 import { bucketCreatedResponse } from '../../src/api/schemas/buckets.schemas.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { expectSchema, followLink, startApi, type ApiHarness, newClientHeaders } from '../helpers/api.js';
 
 /**
  * cust-1 of client-a, GBP, computed by hand from test/fixtures/hand-computed.ndjson
@@ -61,8 +61,7 @@ describe('bucket totals on the hand-computed fixture', () => {
 
   beforeAll(async () => {
     api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
-    const client = await api.createClient('client-a');
-    headers = authHeaders((await api.token(client)).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionsResponse } from '../../src/api/schemas/transactions.schemas.js';
-import { GENERIC_404, authHeaders, expectSchema, startApi, type ApiHarness, validationBody } from '../helpers/api.js';
+import { GENERIC_404, expectSchema, startApi, type ApiHarness, validationBody, newClientHeaders } from '../helpers/api.js';
 
 const OP = 'financial_v2_transactions_get';
 
@@ -22,8 +22,7 @@ describe('GET /financial/v2/transactions', () => {
 
   beforeAll(async () => {
     api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
-    const client = await api.createClient('client-a');
-    headers = authHeaders((await api.token(client)).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 
