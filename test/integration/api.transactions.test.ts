@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactionsResponse } from '../../src/api/schemas/transactions.schemas.js';
-import { GENERIC_404, expectSchema, startApi, type ApiHarness, validationBody, newClientHeaders } from '../helpers/api.js';
+import { GENERIC_404, expectSchema, validationBody, useCustomerApi } from '../helpers/api.js';
 
 const OP = 'financial_v2_transactions_get';
 
 describe('GET /financial/v2/transactions', () => {
-  let api: ApiHarness;
-  let headers: Record<string, string>;
+  const served = useCustomerApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
 
   const list = async (query = '') => {
-    const res = await api.call('GET', `/financial/v2/transactions${query}`, { headers });
+    const res = await served.api.call('GET', `/financial/v2/transactions${query}`, { headers: served.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return expectSchema(transactionsResponse, res.body);
   };
   const ids = async (query = '') => (await list(query)).data.map((t) => t.transaction_id);
   const invalid = async (query: string) => {
-    const res = await api.call('GET', `/financial/v2/transactions${query}`, { headers });
+    const res = await served.api.call('GET', `/financial/v2/transactions${query}`, { headers: served.headers });
     expect(res.status).toBe(400);
     return res.body as { operation_id: string; code_id: string; errors: Record<string, string> };
   };
 
-  beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
-    headers = await newClientHeaders(api, 'client-a', 'cust-1');
-  });
-  afterAll(async () => api.close());
 
   it('lists the customer’s transactions newest first, declined left out', async () => {
     const body = await list();
@@ -110,7 +104,7 @@ describe('GET /financial/v2/transactions', () => {
     expect(await ids('?bucket_id=core-dashboard&bucket_l1=essentials&bucket_l2=groceries')).toEqual(['t21', 't9', 't4', 't3']);
     expect(await ids('?bucket_id=core-dashboard&bucket_l1=transfers')).toEqual(['t6', 't5']);
     expect(await ids('?bucket_id=core-dashboard&bucket_l2=gambling')).toEqual(['t22']);
-    const unknown = await api.call('GET', '/financial/v2/transactions?bucket_id=no-such-bucket', { headers });
+    const unknown = await served.api.call('GET', '/financial/v2/transactions?bucket_id=no-such-bucket', { headers: served.headers });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(GENERIC_404);
   });
