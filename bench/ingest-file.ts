@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { Store } from '../src/db/store.js';
 import { writeEvents } from '../src/generate/index.js';
 import { ingestFile } from '../src/ingest/file-source.js';
-import { IngestPipeline } from '../src/ingest/pipeline.js';
+import { buildPipeline } from '../src/app/pipeline.js';
 import { createLogger } from '../src/logger.js';
 
 const customers = Number(process.argv[2] ?? 500);
@@ -58,7 +58,7 @@ try {
   const peakBefore = process.memoryUsage().rss;
   let peak = peakBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const ingest = await timed(() => ingestFile(new IngestPipeline(store, logger), file, { batchRows: 5000 }));
+  const ingest = await timed(() => ingestFile(buildPipeline(store, logger), file, { batchRows: 5000 }));
   clearInterval(sampler);
   await store.close();
 

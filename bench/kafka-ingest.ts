@@ -23,7 +23,7 @@ import { KafkaIngest } from '../src/ingest/kafka-consumer.js';
 import { produceLines } from '../src/ingest/kafka-produce.js';
 import { createProducer } from '../src/ingest/kafka-source.js';
 import { IngestMetrics } from '../src/ingest/metrics.js';
-import { IngestPipeline } from '../src/ingest/pipeline.js';
+import { buildPipeline } from '../src/app/pipeline.js';
 import { createLogger } from '../src/logger.js';
 import { startMockBroker } from '../test/helpers/kafka-broker.js';
 import { writeLines } from '../test/helpers/kafka-data.js';
@@ -82,7 +82,7 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
   const file = path.join(dir, 'kafka.duckdb');
   const store = await Store.open(file, silent);
   const ingest = await KafkaIngest.start({
-    pipeline: new IngestPipeline(store, silent),
+    pipeline: buildPipeline(store, silent),
     metrics: new IngestMetrics(),
     logger,
     settings: {
@@ -108,7 +108,7 @@ async function fileIngest(lines: readonly string[], dir: string, batchRows: numb
   const file = writeLines(dir, 'events.ndjson', lines);
   const store = await Store.open(path.join(dir, 'file.duckdb'), silent);
   const started = performance.now();
-  await ingestFile(new IngestPipeline(store, silent), file, { batchRows });
+  await ingestFile(buildPipeline(store, silent), file, { batchRows });
   const ms = performance.now() - started;
   await store.close();
   return ms;

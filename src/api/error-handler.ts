@@ -28,7 +28,9 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiErr = toApiError(err);
     const operationId = request.routeOptions.config.operationId ?? 'unknown';
-    if (apiErr.status >= 500) request.log.error({ err, operation_id: operationId }, 'request failed');
+    // A 503 is a deliberate answer (starting up, stopping), not a fault: no stack.
+    if (apiErr.errorName === 'UNAVAILABLE') request.log.warn({ operation_id: operationId, status: apiErr.status }, 'service unavailable');
+    else if (apiErr.status >= 500) request.log.error({ err, operation_id: operationId }, 'request failed');
     else request.log.info({ operation_id: operationId, status: apiErr.status, code_id: apiErr.codeId, errors: apiErr.detail.errors }, 'request rejected');
     // Thrown by a handler only for read-only resources (core-dashboard): reading is all they allow.
     if (apiErr.errorName === 'METHOD_NOT_ALLOWED') reply.header('allow', 'GET');

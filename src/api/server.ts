@@ -99,7 +99,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
 
   const isStartedUp = deps.isStartedUp ?? (() => true);
-  healthRoutes(router, deps.store, () => isReady() && isStartedUp());
+  healthRoutes(router, () => services.health.ping(), () => isReady() && isStartedUp());
   for (const routes of RESOURCE_ROUTES) routes(router, services);
   if (deps.refresh) refreshRoutes(router, deps.refresh);
   if (deps.ingestion) ingestRoutes(router, deps.ingestion);

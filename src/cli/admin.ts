@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Logger } from '../logger.js';
 import { serviceScope } from './context.js';
 import { CliError } from './errors.js';
@@ -34,7 +35,7 @@ interface AdminResponse {
 const NOT_FORWARDED = new Set(['serve', 'demo', 'generate', 'produce']);
 
 export function startAdminServer(
-  deps: { store: Store; config: Config; logger: Logger },
+  deps: { store: Store; pipeline: IngestPipeline; config: Config; logger: Logger },
   buildProgram: () => Command,
 ): { close: () => Promise<void> } {
   const socketPath = adminSocketPath(deps.config.AFFORD_DB);
@@ -46,7 +47,7 @@ export function startAdminServer(
     if (!command || NOT_FORWARDED.has(command) || (command === 'ingest' && sub === 'kafka')) {
       return { output: '', error: `'${request.argv.join(' ')}' cannot run while afford serve holds the database`, exitCode: 2 };
     }
-    const scope = { store: deps.store, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
+    const scope = { store: deps.store, pipeline: deps.pipeline, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
     try {
       await serviceScope.run(scope, () => buildProgram().exitOverride().parseAsync(request.argv, { from: 'user' }));
       const errors = scope.errors.join('').trimEnd();

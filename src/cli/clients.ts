@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { ClientsRepository } from '../db/clients.repository.js';
-import { ClientExistsError, ClientsService } from '../api/services/clients.service.js';
+import { ClientsRepository } from '../clients/clients.repository.js';
+import { ClientExistsError, ClientsService } from '../clients/clients.service.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /**

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadConfig, type Config } from '../config.js';
+import { buildPipeline } from '../app/pipeline.js';
 import { Store } from '../db/store.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
 import { createLogger, type Logger } from '../logger.js';
 
 export interface CliContext {
@@ -15,6 +17,8 @@ export interface CliContext {
  */
 export interface ServiceScope extends CliContext {
   store: Store;
+  /** The service's own pipeline: what a forwarded command ingests goes out with the service's webhook wake-ups. */
+  pipeline: IngestPipeline;
   output: string[];
   errors: string[];
   exitCode: number;
@@ -63,6 +67,17 @@ export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promis
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A pipeline for a command that writes events: inside the service, the
+ * service's own; otherwise one built by the composition root over a store
+ * opened for the command. Either way it carries the webhook hooks.
+ */
+export async function withPipeline<T>(ctx: CliContext, fn: (pipeline: IngestPipeline) => Promise<T>): Promise<T> {
+  const scope = serviceScope.getStore();
+  if (scope) return fn(scope.pipeline);
+  return withStore(ctx, (store) => fn(buildPipeline(store, ctx.logger)));
 }
 
 /** Writes a progress line in place on a terminal; prints nothing when not on one. */

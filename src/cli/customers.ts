@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { IngestPipeline } from '../ingest/pipeline.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { BatchResult } from '../ingest/types.js';
-import { attachWebhooks } from '../webhooks/ingest-hooks.js';
-import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
+import { cliContext, errOut, out, setExitCode, withPipeline } from './context.js';
 import { resolveCustomerClient } from './customer-client.js';
 
 export type CustomerDeletionOutcome = { deleted: true; clientId: string; result: BatchResult } | { deleted: false; reason: string };
@@ -11,8 +10,8 @@ export type CustomerDeletionOutcome = { deleted: true; clientId: string; result:
 /**
  * Deletes a customer the way a `customer.deleted` event from Kafka or a file
  * does: through the pipeline, so the rows, the tombstone and the
- * customers.deleted webhook commit together. The pipeline must have the
- * webhook hook attached (attachWebhooks).
+ * customers.deleted webhook commit together (every pipeline carries the
+ * webhook hooks).
  */
 export async function deleteCustomer(pipeline: IngestPipeline, customerId: string, client?: string): Promise<CustomerDeletionOutcome> {
   const customer = await resolveCustomerClient(pipeline.store, customerId, client);
@@ -44,11 +43,7 @@ export function registerCustomers(program: Command): void {
     )
     .action(async (customerId: string, opts: { client?: string }) => {
       const ctx = cliContext();
-      const outcome = await withStore(ctx, async (store) => {
-        const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
-        attachWebhooks(pipeline, ctx.logger);
-        return deleteCustomer(pipeline, customerId, opts.client);
-      });
+      const outcome = await withPipeline(ctx, (pipeline) => deleteCustomer(pipeline, customerId, opts.client));
       if (!outcome.deleted) {
         const line = `afford customers delete: ${outcome.reason}\n`;
         errOut(line);

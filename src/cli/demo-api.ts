@@ -1,12 +1,11 @@
 import { writeFile } from 'node:fs/promises';
-import { CustomersRepository } from '../api/repositories/customers.repository.js';
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { buildReport } from '../reports/report-service.js';
-import { ClientsService } from '../api/services/clients.service.js';
-import { DEFAULT_RANGE_MONTHS } from '../domain/month-range.js';
-import { ClientsRepository } from '../db/clients.repository.js';
+import { ClientsService } from '../clients/clients.service.js';
+import { ClientsRepository } from '../clients/clients.repository.js';
 import type { Store } from '../db/store.js';
-import { lastCompleteMonths } from '../domain/months.js';
+import { DEFAULT_RANGE_MONTHS, lastCompleteMonths } from '../domain/months.js';
+import { busiestHostedCustomer } from './demo-customer.js';
 
 const DEMO_CLIENT_NAME = 'afford demo';
 
@@ -16,7 +15,7 @@ const DEMO_CLIENT_NAME = 'afford demo';
  * lines that fetch a token, then that customer's totals.
  */
 export async function demoCurlLines(store: Store, address: string): Promise<string[]> {
-  const customer = await new CustomersRepository(store).busiestHostedCustomer(lastCompleteMonths(DEFAULT_RANGE_MONTHS));
+  const customer = await busiestHostedCustomer(store, lastCompleteMonths(DEFAULT_RANGE_MONTHS));
   if (!customer) return ['no hosted customer with transactions in the last 6 complete months: nothing to show'];
   const clients = new ClientsService(new ClientsRepository(store));
   const issued = (await clients.rotateSecret(customer.clientId, DEMO_CLIENT_NAME)) ?? (await clients.create(DEMO_CLIENT_NAME, customer.clientId));
@@ -35,7 +34,7 @@ export async function demoCurlLines(store: Store, address: string): Promise<stri
 /** Renders the 12-month affordability report of the busiest hosted customer, the one the curl lines use. */
 export async function writeSamplePdf(store: Store, file: string): Promise<{ customerId: string; file: string } | undefined> {
   const range = lastCompleteMonths(12);
-  const customer = await new CustomersRepository(store).busiestHostedCustomer(lastCompleteMonths(DEFAULT_RANGE_MONTHS));
+  const customer = await busiestHostedCustomer(store, lastCompleteMonths(DEFAULT_RANGE_MONTHS));
   if (!customer) return undefined;
   const report = await buildReport(store, { ...customer, range, currency: 'GBP' });
   if (!report) return undefined;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { JOBS } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
-import { startService, stopOnSignals } from '../app.js';
+import { startService, stopOnSignals } from '../app/service.js';
 import { startAdminServer } from './admin.js';
 import { writeEvents } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
@@ -35,7 +35,7 @@ export function registerDemo(program: Command, buildProgram: () => Command): voi
 
       // Not ready (/readyz 503) until the data is in and the jobs have run.
       const service = await startService(ctx.config, ctx.logger, { startUpWork: true });
-      const admin = startAdminServer({ store: service.store, config: ctx.config, logger: ctx.logger }, buildProgram);
+      const admin = startAdminServer({ store: service.store, pipeline: service.pipeline, config: ctx.config, logger: ctx.logger }, buildProgram);
       stopOnSignals({ ...service, stop: async () => { await admin.close(); await service.stop(); } }, ctx.logger);
       const started = Date.now();
       const ingestProgress = terminalProgress('ingest');

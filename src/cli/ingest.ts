@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { ingestFile } from '../ingest/file-source.js';
-import { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestSummary } from '../ingest/types.js';
-import { attachWebhooks } from '../webhooks/ingest-hooks.js';
-import { cliContext, out, terminalProgress, withStore } from './context.js';
+import { cliContext, out, terminalProgress, withPipeline } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';
 
@@ -28,10 +26,8 @@ export function registerIngest(program: Command): void {
       const bytes = input === '-' ? 0 : inputFile('afford ingest file', input).size;
       const progress = terminalProgress('ingest');
       const started = Date.now();
-      const summary = await withStore(ctx, (store) => {
-        const pipeline = new IngestPipeline(store, ctx.logger);
-        // Deletions and payments in the file enqueue their webhooks; 'afford serve' sends them.
-        attachWebhooks(pipeline, ctx.logger);
+      // Deletions and payments in the file enqueue their webhooks; 'afford serve' sends them.
+      const summary = await withPipeline(ctx, (pipeline) => {
         return ingestFile(pipeline, input, {
           batchRows,
           onProgress: (s) => progress(s.read, 0, `events, ${s.deadLetters} dead letters${bytes ? `, ${(bytes / 1e6).toFixed(0)} MB file` : ''}`),

@@ -1,12 +1,8 @@
 import type { Command } from 'commander';
-import { Store } from '../db/store.js';
-import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { startConsumer } from '../app/consumer.js';
 import { produceFile } from '../ingest/kafka-produce.js';
-import { kafkaConnectionFromConfig, kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
+import { kafkaConnectionFromConfig } from '../ingest/kafka-settings.js';
 import { createProducer } from '../ingest/kafka-source.js';
-import { IngestMetrics } from '../ingest/metrics.js';
-import { IngestPipeline } from '../ingest/pipeline.js';
-import { attachWebhooks } from '../webhooks/ingest-hooks.js';
 import { cliContext, terminalProgress } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';
@@ -28,17 +24,12 @@ export function registerKafka(program: Command): void {
     .description('consume the Kafka topics into the DuckDB file, exactly once, until SIGTERM')
     .action(async () => {
       const ctx = cliContext();
-      const settings = kafkaIngestSettingsFromConfig(ctx.config);
       // Listening from the start: a SIGTERM during start-up still stops cleanly once started.
       const stopSignal = untilSignal();
-      const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
-      const pipeline = new IngestPipeline(store, ctx.logger.child({ component: 'ingest' }));
-      attachWebhooks(pipeline, ctx.logger); // the outbox fills here; 'afford serve' delivers it
-      const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger: ctx.logger, settings });
+      const consumer = await startConsumer(ctx.config, ctx.logger);
       const signal = await stopSignal;
       ctx.logger.info({ signal }, 'stopping the Kafka consumer');
       await consumer.stop();
-      await store.close();
       ctx.logger.info('Kafka consumer stopped');
       // Everything is committed and closed; a client still retrying a dead broker must not keep the process up.
       process.exit(0);

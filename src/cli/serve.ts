@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startService, stopOnSignals } from '../app.js';
+import { startService, stopOnSignals } from '../app/service.js';
 import { startAdminServer } from './admin.js';
 import { cliContext } from './context.js';
 
@@ -10,7 +10,7 @@ export function registerServe(program: Command, buildProgram: () => Command): vo
     .action(async () => {
       const ctx = cliContext();
       const service = await startService(ctx.config, ctx.logger);
-      const admin = startAdminServer({ store: service.store, config: ctx.config, logger: ctx.logger }, buildProgram);
+      const admin = startAdminServer({ store: service.store, pipeline: service.pipeline, config: ctx.config, logger: ctx.logger }, buildProgram);
       const stop = async (): Promise<void> => {
         await admin.close();
         await service.stop();

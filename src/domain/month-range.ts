@@ -1,4 +1,4 @@
-import { addMonths, lastCompleteMonths, monthCount, type MonthRange } from './months.js';
+import { addMonths, DEFAULT_RANGE_MONTHS, lastCompleteMonths, monthCount, type MonthRange } from './months.js';
 
 /**
  * The one rule for the whole-month range a report or a bucket total covers,
@@ -9,7 +9,6 @@ import { addMonths, lastCompleteMonths, monthCount, type MonthRange } from './mo
  * than 120 months; the callers word those problems in their own terms.
  */
 export const MAX_RANGE_MONTHS = 120;
-export const DEFAULT_RANGE_MONTHS = 6;
 
 export type MonthRangeResult = { ok: true; range: MonthRange } | { ok: false; problem: 'from_after_to' | 'too_long' };
 

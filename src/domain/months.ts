@@ -32,6 +32,9 @@ export function monthsIn(range: MonthRange): string[] {
   return Array.from({ length: Math.max(n, 0) }, (_, i) => addMonths(range.from, i));
 }
 
+/** The months a request or report covers when told neither end: the last 6 complete ones. */
+export const DEFAULT_RANGE_MONTHS = 6;
+
 /** The last `n` complete months before the month containing `now`. */
 export function lastCompleteMonths(n: number, now: Date = new Date()): MonthRange {
   const current = monthOf(now);

@@ -34,25 +34,34 @@ export const MAX_REJECTED_PER_BATCH = 10;
 class TrialRollback extends Error {}
 
 /**
+ * What every pipeline is built with. Ingest cannot import the webhooks layer,
+ * so the composition root builds these and hands them in: a pipeline without
+ * its webhook hook cannot be constructed, and no source can drop webhooks by
+ * forgetting to attach them.
+ */
+export interface PipelineHooks {
+  /** In the batch's transaction: enqueues the webhooks of its deletions and payments. */
+  webhooks: BatchHook;
+  /** After commit: tells a delivery worker that there is something to send. */
+  afterCommit: CommitListener;
+}
+
+/**
  * The one path into the store for files, Kafka and HTTP: validate, then write
  * the batch, its dead letters, its monthly totals and whatever the source
  * adds, in one transaction.
  */
 export class IngestPipeline {
-  private readonly hooks: BatchHook[] = [];
-  private readonly listeners: CommitListener[] = [];
+  private readonly hooks: readonly BatchHook[];
+  private readonly listeners: readonly CommitListener[];
 
   constructor(
     readonly store: Store,
     private readonly logger: Logger,
-  ) {}
-
-  onBatch(hook: BatchHook): void {
-    this.hooks.push(hook);
-  }
-
-  onCommit(listener: CommitListener): void {
-    this.listeners.push(listener);
+    hooks: PipelineHooks,
+  ) {
+    this.hooks = [hooks.webhooks];
+    this.listeners = [hooks.afterCommit];
   }
 
   /**

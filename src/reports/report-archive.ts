@@ -40,7 +40,7 @@ export async function saveReports(store: Store, reports: readonly ArchivedReport
     for (let i = 0; i < reports.length; i += BATCH) {
       const batch = reports.slice(i, i + BATCH).map(row);
       const keys = batch.map(({ client_id, customer_id, month_from, month_to, currency }) => ({ client_id, customer_id, month_from, month_to, currency }));
-      await runScript(conn, 'jobs/affordability-reports/save-reports', { keys: JSON.stringify(keys), reports: JSON.stringify(batch) });
+      await runScript(conn, 'queries/reports/save-reports', { keys: JSON.stringify(keys), reports: JSON.stringify(batch) });
     }
   });
   return reports.length;

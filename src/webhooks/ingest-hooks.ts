@@ -9,10 +9,14 @@ export interface BatchEffects {
   payments: readonly PaymentNotice[];
 }
 
-/** The pipeline as seen from here: described by shape, so that webhooks need not import the ingest layer. */
-export interface HookablePipeline {
-  onBatch(hook: (conn: DuckDBConnection, result: BatchEffects) => Promise<void>): void;
-  onCommit(listener: (result: BatchEffects) => void): void;
+/**
+ * The hooks every ingest pipeline is built with, described by shape so that
+ * webhooks need not import the ingest layer (the pipeline's PipelineHooks has
+ * this shape).
+ */
+export interface WebhookIngestHooks {
+  webhooks: (conn: DuckDBConnection, result: BatchEffects) => Promise<void>;
+  afterCommit: (result: BatchEffects) => void;
 }
 
 /**
@@ -22,23 +26,25 @@ export interface HookablePipeline {
  * event, so neither can be lost or sent twice. `wake` tells a delivery worker
  * in this process, after commit, that there is something to send.
  */
-export function attachWebhooks(pipeline: HookablePipeline, logger: Logger, wake: () => void = () => undefined): void {
+export function webhookIngestHooks(logger: Logger, wake: () => void = () => undefined): WebhookIngestHooks {
   const log = logger.child({ component: 'webhooks' });
-  pipeline.onBatch(async (conn, result) => {
-    for (const deletion of result.deletedCustomers) {
-      const queued = await enqueueWebhook(conn, customersDeletedMessage(deletion));
-      log.info({ customerId: deletion.customerId, clientId: deletion.clientId, deliveries: queued.length }, 'customers.deleted webhook enqueued');
-    }
-    for (const payment of result.payments) {
-      const message = paymentMessage(payment);
-      const queued = await enqueueWebhook(conn, message);
-      log.info(
-        { customerId: payment.customerId, clientId: payment.clientId, paymentId: payment.payment.payment_id, event: message.event, deliveries: queued.length },
-        'payment webhook enqueued',
-      );
-    }
-  });
-  pipeline.onCommit((result) => {
-    if (result.deletedCustomers.length > 0 || result.payments.length > 0) wake();
-  });
+  return {
+    webhooks: async (conn, result) => {
+      for (const deletion of result.deletedCustomers) {
+        const queued = await enqueueWebhook(conn, customersDeletedMessage(deletion));
+        log.info({ customerId: deletion.customerId, clientId: deletion.clientId, deliveries: queued.length }, 'customers.deleted webhook enqueued');
+      }
+      for (const payment of result.payments) {
+        const message = paymentMessage(payment);
+        const queued = await enqueueWebhook(conn, message);
+        log.info(
+          { customerId: payment.customerId, clientId: payment.clientId, paymentId: payment.payment.payment_id, event: message.event, deliveries: queued.length },
+          'payment webhook enqueued',
+        );
+      }
+    },
+    afterCommit: (result) => {
+      if (result.deletedCustomers.length > 0 || result.payments.length > 0) wake();
+    },
+  };
 }

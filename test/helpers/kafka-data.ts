@@ -8,7 +8,7 @@ import { parseEvent } from '../../src/domain/events.js';
 import { Store } from '../../src/db/store.js';
 import { queryRows } from '../../src/db/rows.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import { silentLogger } from './store.js';
 
 /**
@@ -43,7 +43,7 @@ export function writeLines(dir: string, name: string, lines: readonly string[]):
 export async function referenceSnapshot(dir: string, lines: readonly string[]): Promise<Snapshot> {
   const store = await Store.open(path.join(dir, 'reference.duckdb'), silentLogger);
   try {
-    await ingestFile(new IngestPipeline(store, silentLogger), writeLines(dir, 'reference.ndjson', lines), { batchRows: 1000 });
+    await ingestFile(buildPipeline(store, silentLogger), writeLines(dir, 'reference.ndjson', lines), { batchRows: 1000 });
     return await snapshot(store);
   } finally {
     await store.close();

@@ -2,7 +2,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startService, type RunningService, type StartOptions } from '../../src/app.js';
+import { startService, type RunningService, type StartOptions } from '../../src/app/service.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 

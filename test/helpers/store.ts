@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Store } from '../../src/db/store.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import type { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import { createLogger } from '../../src/logger.js';
 import { queryRows } from '../../src/db/rows.js';
 
@@ -12,7 +13,7 @@ export const silentLogger = createLogger('silent');
 export async function tempStore(): Promise<{ store: Store; pipeline: IngestPipeline; dir: string; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'afford-test-'));
   const store = await Store.open(path.join(dir, 'afford.duckdb'), silentLogger);
-  const pipeline = new IngestPipeline(store, silentLogger);
+  const pipeline = buildPipeline(store, silentLogger);
   return {
     store,
     pipeline,

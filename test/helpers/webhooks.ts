@@ -6,12 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { TokenService } from '../../src/api/auth/tokens.js';
 import { buildServer } from '../../src/api/server.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { Store } from '../../src/db/store.js';
 import { hashSecret } from '../../src/domain/secrets.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import type { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import type { BatchResult } from '../../src/ingest/types.js';
-import { startTaskRuntime, type TaskRuntime } from '../../src/tasks/runtime.js';
+import { startDelivery, startTasks, type Delivery, type Tasks } from '../../src/app/runtime.js';
 import type { CatchUpProbe } from '../../src/tasks/catch-up.js';
 import { validateSubscription, type SubscriptionInput } from '../../src/webhooks/subscription-input.js';
 import { SubscriptionsRepository, type Subscription } from '../../src/webhooks/subscriptions.repository.js';
@@ -28,6 +29,9 @@ export const FAST_SETTINGS = {
   AFFORD_WEBHOOK_TIMEOUT_MS: '2000',
   AFFORD_REFRESH_TIMEOUT_MS: '2000',
 };
+
+/** The service's webhook and task parts, as startService composes them. */
+export type TaskRuntime = Omit<Delivery, 'wake'> & Tasks & { stop: () => Promise<void> };
 
 export interface ServiceOptions {
   /** Listen with the API (refresh, ingestion, JWKS routes). */
@@ -51,8 +55,18 @@ export class ServiceUnderTest {
   static async open(dbPath: string, options: ServiceOptions = {}): Promise<ServiceUnderTest> {
     const config = loadConfig({}, { AFFORD_DB: dbPath, AFFORD_TOKEN_SECRET: TOKEN_SECRET, ...FAST_SETTINGS, ...options.settings });
     const store = await Store.open(dbPath, silentLogger);
-    const pipeline = new IngestPipeline(store, silentLogger);
-    const runtime = await startTaskRuntime({ store, pipeline, config, logger: silentLogger, catchUp: options.catchUp });
+    const delivery = await startDelivery(store, config, silentLogger);
+    const pipeline = buildPipeline(store, silentLogger, delivery.wake);
+    const tasks = await startTasks({ store, pipeline, config, logger: silentLogger, wake: delivery.wake, catchUp: options.catchUp });
+    const runtime: TaskRuntime = {
+      keys: delivery.keys,
+      worker: delivery.worker,
+      ...tasks,
+      stop: async () => {
+        await tasks.refresh.stop();
+        await delivery.worker.stop();
+      },
+    };
     let app: FastifyInstance | undefined;
     let base = '';
     if (options.api) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientsService } from '../../src/api/services/clients.service.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { Rng } from '../../src/generate/prng.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { generateRequest, type FuzzAuth, type FuzzRequest, type OperationDoc } from '../helpers/fuzz-requests.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT, MAX_FIELD_ERRORS } from '../../src/api/limits.js';
-import { ClientsService } from '../../src/api/services/clients.service.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../src/tasks/ingestion.js';
 import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';
 import { httpText, rawRequest } from '../helpers/raw-http.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import { rows, silentLogger } from '../helpers/store.js';
 import { transactionEvent } from '../helpers/webhooks.js';
 
@@ -71,7 +71,7 @@ describe('migrating a file to customers keyed by client', () => {
   });
 
   it('lets another client use the same customer id after the migration', async () => {
-    const pipeline = new IngestPipeline(store, silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
     const result = await pipeline.ingest([
       { raw: JSON.stringify(transactionEvent('client-new', 'c-1', 't-1', { amount: '99.00' })), ref: { source: 'file', sourceRef: 'm', lineNumber: 1 } },
       { raw: JSON.stringify(transactionEvent('client-new', 'c-deleted', 't-x', { occurredAt: '2024-03-01T00:00:00Z' })), ref: { source: 'file', sourceRef: 'm', lineNumber: 2 } },

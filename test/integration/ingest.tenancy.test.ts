@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientsService } from '../../src/api/services/clients.service.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
 import { deleteCustomer } from '../../src/cli/customers.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { queryRows } from '../../src/db/rows.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { rows } from '../helpers/store.js';

@@ -4,7 +4,7 @@ import { queryRows } from '../../src/db/rows.js';
 import { Store } from '../../src/db/store.js';
 import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { expectHostileOutcomes } from '../helpers/hostile.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
@@ -21,7 +21,7 @@ const LINES = HOSTILE_LINES.filter((l) => l.bytes.length < 1024 * 1024);
 /** Runs our consumer on one single-partition topic until DuckDB holds it up to `end`. */
 async function consumeAll(store: Store, topic: string, groupId: string, end: number): Promise<void> {
   const ingest = await KafkaIngest.start({
-    pipeline: new IngestPipeline(store, silentLogger),
+    pipeline: buildPipeline(store, silentLogger),
     metrics: new IngestMetrics(),
     logger: silentLogger,
     settings: {
@@ -83,7 +83,7 @@ describe('hostile lines through Kafka', () => {
     const store = await Store.open(path.join(kafka.dir, 'rejected.duckdb'), silentLogger);
     try {
       // April already sums to the largest DECIMAL(18,2) (data from before amounts were bounded): any April event overflows it.
-      await new IngestPipeline(store, silentLogger).ingest([{ raw: event(0, '2024-04'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
+      await buildPipeline(store, silentLogger).ingest([{ raw: event(0, '2024-04'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
       await store.write((conn) => conn.run("UPDATE transactions SET amount = 9999999999999999.99 WHERE transaction_id = 'tx-r-0'"));
       const lines = Array.from({ length: 12 }, (_, i) => event(i + 1, i === 5 ? '2024-04' : '2024-03'));
       await kafka.producer().send([{ topic: REJECTED_TOPIC, messages: lines.map((value) => ({ key: 'cust-r', value })) }]);

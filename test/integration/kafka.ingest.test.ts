@@ -10,7 +10,7 @@ import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import {
   brokerTopics,
@@ -90,7 +90,7 @@ describe('Kafka ingest into DuckDB', () => {
     const store = await Store.open(path.join(kafka.dir, 'kafka.duckdb'), silentLogger);
     const metrics = new IngestMetrics();
     try {
-      await consumeAll(new IngestPipeline(store, silentLogger), metrics, 'ingest-test', TOPICS);
+      await consumeAll(buildPipeline(store, silentLogger), metrics, 'ingest-test', TOPICS);
       const got = await snapshot(store);
       const reference = await referenceSnapshot(kafka.dir, lines);
 
@@ -150,7 +150,7 @@ describe('Kafka ingest into DuckDB', () => {
     await produceLines(kafka.producer(), lines, { topics: [POISON_TOPIC] });
 
     const store = await Store.open(path.join(kafka.dir, 'poison.duckdb'), silentLogger);
-    const pipeline = new IngestPipeline(store, silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
     // A store failure that validation cannot foresee, for this one event only: its month already sums to the
     // largest DECIMAL(18,2), as data written before amounts were bounded can, so its monthly total overflows.
     await pipeline.ingest([{ raw: inJanuary2020('ev-legacy', 'tx-legacy'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
@@ -176,7 +176,7 @@ describe('Kafka ingest into DuckDB', () => {
     const { lines } = generated({ customers: 1, months: 1, seed: 9, faults: false, endMonth: '2024-06' });
     await produceLines(kafka.producer(), lines.slice(0, 20), { topics: [SLOW_TOPIC] });
     const store = await Store.open(path.join(kafka.dir, 'slow.duckdb'), silentLogger);
-    const pipeline = new IngestPipeline(store, silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
     let first = true;
     // The first transaction takes twice the 4 s session timeout.
     const slow: BatchIngester = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientsService } from '../../src/api/services/clients.service.js';
-import { ClientsRepository } from '../../src/db/clients.repository.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { queryFile } from '../../src/db/script.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';

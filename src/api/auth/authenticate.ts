@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ClientsRepository } from '../../db/clients.repository.js';
+import type { ClientsRepository } from '../../clients/clients.repository.js';
 import { verifySecret } from '../../domain/secrets.js';
 import { apiError } from '../errors.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';

@@ -1,4 +1,4 @@
-import type { ClientsRepository } from '../../db/clients.repository.js';
+import type { ClientsRepository } from '../../clients/clients.repository.js';
 import type { TokenService, TokenUse } from './tokens.js';
 
 /**

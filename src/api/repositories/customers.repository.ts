@@ -1,4 +1,3 @@
-import { monthStartDate, type MonthRange } from '../../domain/months.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { CustomerRef } from '../auth/context.js';
@@ -26,16 +25,5 @@ export class CustomersRepository {
     );
     const row = rows[0];
     return row ? { customerId: row.customer_id, clientId: row.client_id, hosted: row.hosted, secretHash: row.secret_hash } : undefined;
-  }
-
-  /** The hosted customer with the most transactions in the range (the demo shows its totals). */
-  async busiestHostedCustomer(range: MonthRange): Promise<{ customerId: string; clientId: string } | undefined> {
-    const rows = await this.store.read((conn) =>
-      queryFile<{ customer_id: string; client_id: string }>(conn, 'queries/api/pick-demo-customer', {
-        month_from: monthStartDate(range.from),
-        month_to: monthStartDate(range.to),
-      }),
-    );
-    return rows[0] ? { customerId: rows[0].customer_id, clientId: rows[0].client_id } : undefined;
   }
 }

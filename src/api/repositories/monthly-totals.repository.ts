@@ -2,7 +2,16 @@ import { monthStartDate, type MonthRange } from '../../domain/months.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { CustomerRef } from '../auth/context.js';
-import type { TotalsCell } from '../services/totals-tree.js';
+
+/** One row of the monthly totals, already mapped onto a bucket pair. */
+export interface TotalsCell {
+  bucket_l1: string;
+  bucket_l2: string;
+  month: string;
+  direction: 'credit' | 'debit';
+  total: string;
+  transaction_count: number;
+}
 
 export interface CategoryMonthRow {
   month: string;

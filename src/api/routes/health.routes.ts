@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { queryFile } from '../../db/script.js';
-import type { Store } from '../../db/store.js';
 import { apiError } from '../errors.js';
 import type { Router } from '../router.js';
 
@@ -11,7 +9,7 @@ const readyResponse = z.object({ status: z.literal('ready') });
  * Liveness (the process answers) and readiness: start-up work is done and the
  * DB answers a query. No auth, no envelope; not ready is the 503 error body.
  */
-export function healthRoutes(router: Router, store: Store, isReady: () => boolean): void {
+export function healthRoutes(router: Router, ping: () => Promise<void>, isReady: () => boolean): void {
   router.add({
     method: 'GET',
     url: '/healthz',
@@ -34,7 +32,7 @@ export function healthRoutes(router: Router, store: Store, isReady: () => boolea
     handler: async () => {
       if (!isReady()) throw apiError('UNAVAILABLE');
       try {
-        await store.read((conn) => queryFile(conn, 'queries/api/ping'));
+        await ping();
       } catch {
         throw apiError('UNAVAILABLE');
       }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { GROUP_LEVELS, type GroupLevel } from '../services/totals-tree.js';
 import { currencyParam, dateOrInstantParam, envelopeOf, linksOut, monthParam, moneyOut } from './common.js';
+
+/** The levels a bucket totals request may group by, in any order, each at most once. */
+export type GroupLevel = 'bucket_l1' | 'bucket_l2' | 'month';
+export const GROUP_LEVELS: readonly GroupLevel[] = ['bucket_l1', 'bucket_l2', 'month'];
 
 export const OP_BUCKET_TOTALS_GET = 'aggregations_v2_bucket_totals_get';
 

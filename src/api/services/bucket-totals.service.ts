@@ -2,7 +2,8 @@ import { firstInstant, lastInstant, monthsIn } from '../../domain/months.js';
 import type { MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import type { BucketsService } from './buckets.service.js';
 import { resolveMonthRange, type RangeQuery } from './month-range.js';
-import { buildTotalsTree, type GroupLevel, type TotalsGroup } from './totals-tree.js';
+import type { GroupLevel } from '../schemas/bucket-totals.schemas.js';
+import { buildTotalsTree, type TotalsGroup } from './totals-tree.js';
 
 export interface BucketTotalsQuery extends RangeQuery {
   group_by: GroupLevel[];

@@ -1,10 +1,11 @@
-import { ClientsRepository } from '../../db/clients.repository.js';
+import { ClientsRepository } from '../../clients/clients.repository.js';
 import type { Store } from '../../db/store.js';
 import type { TokenService } from '../auth/tokens.js';
 import { AccountsRepository } from '../repositories/accounts.repository.js';
 import { BucketDefinitionsRepository } from '../repositories/bucket-definitions.repository.js';
 import { CustomerApplicationsRepository } from '../repositories/customer-applications.repository.js';
 import { CustomersRepository } from '../repositories/customers.repository.js';
+import { HealthRepository } from '../repositories/health.repository.js';
 import { MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import { TransactionsRepository } from '../repositories/transactions.repository.js';
 import { AccountsService } from './accounts.service.js';
@@ -21,6 +22,7 @@ import { TransactionsService } from './transactions.service.js';
 export interface ApiServices {
   clients: ClientsRepository;
   customers: CustomersRepository;
+  health: HealthRepository;
   oauth: OAuthService;
   buckets: BucketsService;
   bucketTotals: BucketTotalsService;
@@ -39,6 +41,7 @@ export function createServices(store: Store, tokens: TokenService): ApiServices 
   return {
     clients,
     customers: new CustomersRepository(store),
+    health: new HealthRepository(store),
     oauth: new OAuthService(clients, tokens),
     buckets,
     bucketTotals: new BucketTotalsService(buckets, monthlyTotals),

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ClientsRepository } from '../../db/clients.repository.js';
+import type { ClientsRepository } from '../../clients/clients.repository.js';
 import { hashSecret, verifySecret } from '../../domain/secrets.js';
 import { currentTokenClient } from '../auth/current-token.js';
 import { basicCredentials, header } from '../auth/headers.js';

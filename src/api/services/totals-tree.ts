@@ -1,19 +1,8 @@
 import { monthCount, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, sumAmounts, type Money } from '../../domain/money.js';
 import { transactionsLink, type Direction } from '../../domain/transactions-link.js';
-
-export type GroupLevel = 'bucket_l1' | 'bucket_l2' | 'month';
-export const GROUP_LEVELS: readonly GroupLevel[] = ['bucket_l1', 'bucket_l2', 'month'];
-
-/** One row of the monthly totals, already mapped onto a bucket pair. */
-export interface TotalsCell {
-  bucket_l1: string;
-  bucket_l2: string;
-  month: string;
-  direction: Direction;
-  total: string;
-  transaction_count: number;
-}
+import type { TotalsCell } from '../repositories/monthly-totals.repository.js';
+import type { GroupLevel } from '../schemas/bucket-totals.schemas.js';
 
 export interface DirectionTotals {
   total: Money;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiClient, ClientsRepository } from '../../db/clients.repository.js';
-import { hashSecret, newSecret } from '../../domain/secrets.js';
+import type { ApiClient, ClientsRepository } from './clients.repository.js';
+import { hashSecret, newSecret } from '../domain/secrets.js';
 
 export interface IssuedClient {
   client_id: string;

@@ -1,6 +1,6 @@
-import type { Store } from './store.js';
-import { queryFile } from './script.js';
-import { isoFromDb } from './rows.js';
+import type { Store } from '../db/store.js';
+import { queryFile } from '../db/script.js';
+import { isoFromDb } from '../db/rows.js';
 
 /** An API client: a tenant that calls the read API. Only a hash of its secret is kept. */
 export interface ApiClient {

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { JOBS } from '../jobs/registry.js';
-import { startScheduler } from '../jobs/scheduler.js';
-import { buildServer } from './api/server.js';
-import type { Config } from './config.js';
-import { Store } from './db/store.js';
-import { KafkaIngest } from './ingest/kafka-consumer.js';
-import { kafkaIngestSettingsFromConfig } from './ingest/kafka-settings.js';
-import { IngestMetrics } from './ingest/metrics.js';
-import { IngestPipeline } from './ingest/pipeline.js';
-import type { Logger } from './logger.js';
-import { startTaskRuntime } from './tasks/runtime.js';
+import { JOBS } from '../../jobs/registry.js';
+import { startScheduler } from '../../jobs/scheduler.js';
+import { buildServer } from '../api/server.js';
+import type { Config } from '../config.js';
+import { Store } from '../db/store.js';
+import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
+import { IngestMetrics } from '../ingest/metrics.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { Logger } from '../logger.js';
+import { buildPipeline } from './pipeline.js';
+import { startDelivery, startTasks } from './runtime.js';
 
 export interface RunningService {
   store: Store;
@@ -32,12 +33,16 @@ export interface StartOptions {
 }
 
 /**
- * The worker process: one store, the ingest pipeline, the scheduler and the
- * API, stopped in reverse order on SIGTERM.
+ * The worker process, composed here and nowhere else: one store, the webhook
+ * delivery worker, the ingest pipeline (built with its webhook hooks), the
+ * scheduler, the Kafka consumer, the refresh and ingestion tasks and the API,
+ * stopped in reverse order on SIGTERM.
  */
 export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
   const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
-  const pipeline = new IngestPipeline(store, logger.child({ component: 'ingest' }));
+  // Before the pipeline, whose hooks wake it after every batch that enqueued a webhook.
+  const delivery = await startDelivery(store, config, logger);
+  const pipeline = buildPipeline(store, logger, delivery.wake);
   const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
   const metrics = new IngestMetrics();
   // Every source counts: Kafka, HTTP ingest, and files ingested through the service.
@@ -46,12 +51,11 @@ export async function startService(config: Config, logger: Logger, options: Star
   const kafka = config.AFFORD_KAFKA_BROKERS?.length
     ? await KafkaIngest.create({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
     : undefined;
-  // Before any source feeds the pipeline, so that every batch enqueues its webhooks.
-  const tasks = await startTaskRuntime({ store, pipeline, config, logger, catchUp: kafka?.catchUpProbe() });
+  const tasks = await startTasks({ store, pipeline, config, logger, wake: delivery.wake, catchUp: kafka?.catchUpProbe() });
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;
   let startedUp = !options.startUpWork;
-  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: tasks.keys };
+  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: delivery.keys };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
   kafka?.run();
@@ -76,7 +80,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       // The consumer first: it finishes its batch while the store is still open.
       await kafka?.stop();
       await server.close();
-      await tasks.stop();
+      await tasks.refresh.stop();
+      await delivery.worker.stop();
       await scheduler.stop();
       await store.close();
     },
