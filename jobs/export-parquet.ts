@@ -1,5 +1,6 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readSnapshot } from '../src/db/read-snapshot.js';
 import { queryFile, runScript } from '../src/db/script.js';
 import { SNAPSHOT_FILE, writeSnapshot } from './export-snapshot.js';
 import type { Job, JobContext } from './job.js';
@@ -39,19 +40,14 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
   await mkdir(staging, { recursive: true });
   const target = (table: string) => path.join(staging, table);
   try {
-    const counts = await ctx.store.read(async (conn) => {
-      // One read transaction: the three exports show the same moment.
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        await runScript(conn, 'jobs/export-parquet/copy-tables', {
-          transactions_dir: target('transactions'),
-          monthly_totals_dir: target('monthly_category_totals'),
-          reports_dir: target('affordability_reports'),
-        });
-        return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
-      } finally {
-        await conn.run('ROLLBACK');
-      }
+    // One snapshot: the three exports show the same moment.
+    const counts = await readSnapshot(ctx.store, async (conn) => {
+      await runScript(conn, 'jobs/export-parquet/copy-tables', {
+        transactions_dir: target('transactions'),
+        monthly_totals_dir: target('monthly_category_totals'),
+        reports_dir: target('affordability_reports'),
+      });
+      return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
     });
     // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
     for (const table of EXPORTED_TABLES) {

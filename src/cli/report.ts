@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { isKnownCurrency } from '../domain/currencies.js';
-import { addMonths, isMonth, lastCompleteMonths, monthCount } from '../domain/months.js';
+import { MAX_RANGE_MONTHS, wholeMonthRange } from '../domain/month-range.js';
+import { isMonth } from '../domain/months.js';
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { findForeignAccounts } from '../reports/report-repository.js';
 import { buildReport } from '../reports/report-service.js';
@@ -37,11 +38,10 @@ export function registerReport(program: Command): void {
     .option('--client <client_id>', "the customer's client (needed when two clients use the same customer id)")
     .action(async (customerId: string, opts: ReportOptions) => {
       if ((opts.from && !isMonth(opts.from)) || (opts.to && !isMonth(opts.to))) return fail('--from and --to must be months written YYYY-MM');
-      // As the API: six complete months unless told otherwise, ending at --to when only that is given.
-      const to = opts.to ?? lastCompleteMonths(6).to;
-      const range = { from: opts.from ?? addMonths(to, -5), to };
-      if (monthCount(range) < 1) return fail('--from must not be after --to');
-      if (monthCount(range) > 120) return fail('a report covers at most 120 months');
+      // The API's rule for missing ends and limits.
+      const months = wholeMonthRange({ from: opts.from, to: opts.to });
+      if (!months.ok) return fail(months.problem === 'from_after_to' ? '--from must not be after --to' : `a report covers at most ${MAX_RANGE_MONTHS} months`);
+      const range = months.range;
       if (!isKnownCurrency(opts.currency)) return fail(`--currency ${opts.currency} is not an ISO 4217 currency code such as GBP`);
       const ctx = cliContext();
       const accountIds = opts.account.length ? opts.account : undefined;

@@ -78,16 +78,5 @@ export async function execute(conn: DuckDBConnection, sql: string, params?: Para
   await conn.run(sql, params);
 }
 
-/** '2024-01-02 03:04:05.678' (UTC) -> '2024-01-02T03:04:05.678Z'; whole seconds lose the fraction. */
-export function isoFromDb(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const s = String(value);
-  const [date, time = '00:00:00'] = s.split(' ');
-  const [hms, frac] = time.split('.');
-  return frac ? `${date}T${hms}.${frac.padEnd(3, '0').slice(0, 3)}Z` : `${date}T${hms}Z`;
-}
-
-/** ISO instant -> the UTC text DuckDB casts to TIMESTAMP. */
-export function dbFromIso(iso: string): string {
-  return iso.replace('T', ' ').replace('Z', '');
-}
+// Timestamp text is converted in one place; these names stay for the modules that import them from here.
+export { dbFromIso, isoFromDb } from '../domain/timestamps.js';

@@ -2,7 +2,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
-import { queryFile } from '../db/script.js';
+import { readSnapshot } from '../db/read-snapshot.js';
+import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type FigureName } from './report-model.js';
@@ -102,19 +103,14 @@ interface SnapshotRows {
   coverage: CoverageRow[];
 }
 
-/** Runs the three report queries in one read transaction, so they see the same snapshot. */
-async function readSnapshot(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
+/** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
+async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
   const params = scopeParams(scope);
-  await conn.run('BEGIN TRANSACTION');
-  try {
-    const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
-    const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
-    const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
-    return { accounts, cells, coverage };
-  } finally {
-    // Nothing was written: rolling back just ends the snapshot, whether or not a query failed.
-    await conn.run('ROLLBACK');
-  }
+  await runScript(conn, 'queries/reports/scope', params);
+  const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
+  const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
+  const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
+  return { accounts, cells, coverage };
 }
 
 /** Every customer, in order: the nightly job's work list. */
@@ -125,7 +121,7 @@ export async function listCustomers(store: Store): Promise<CustomerKey[]> {
 
 /** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
-  const { accounts, cells, coverage } = await store.read((conn) => readSnapshot(conn, scope));
+  const { accounts, cells, coverage } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
   for (const a of accounts) byCustomer.set(reportKey({ clientId: a.client_id, customerId: a.customer_id }), { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
   for (const cell of cells) {

@@ -11,7 +11,7 @@ import { affordError } from '../domain/errors.js';
 /** A second request for the same customer and provider within this window gets the earlier task. */
 export const REFRESH_REUSE_MS = 60 * 60 * 1000;
 
-/** The steps a refresh reports, as the reference API names them. */
+/** The steps a refresh reports, as the reference API names them (docs/interface.md, Tasks). */
 export const REFRESH_STEPS: Readonly<Record<number, string>> = {
   1: 'Fetching access token',
   2: 'Fetching accounts',

@@ -4,7 +4,7 @@ import { isoFromDb } from '../db/rows.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
-import { dbTime } from '../webhooks/db-time.js';
+import { dbTime } from '../domain/timestamps.js';
 
 export type TaskType = 'refresh' | 'ingestion';
 export type TaskStatus = 'Pending' | 'Completed' | 'Failed';

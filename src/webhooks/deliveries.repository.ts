@@ -3,7 +3,7 @@ import { isoFromDb } from '../db/rows.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
-import { dbTime } from './db-time.js';
+import { dbTime } from '../domain/timestamps.js';
 import type { AttemptOutcome } from './retry-policy.js';
 
 /** A delivery whose next attempt is due, with what sending it needs. */

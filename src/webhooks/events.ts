@@ -1,8 +1,8 @@
 /**
- * The webhook events a subscription can choose. The interface names only
+ * The webhook events a subscription can choose. The reference API names only
  * `payment.success` (a payment payload's `event` value) and
  * `first_party_ingester.ingest.succeeded`; the others follow the same
- * dotted style. The connection-completed webhook is not offered: there is no
+ * dotted style (docs/interface.md, Webhooks). The connection-completed webhook is not offered: there is no
  * connection service here to complete a connect task.
  */
 export const WEBHOOK_EVENTS = {

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile } from '../db/script.js';
-import { dbTime } from './db-time.js';
+import { dbTime } from '../domain/timestamps.js';
 import type { WebhookMessage } from './payloads.js';
 
 

@@ -1,7 +1,7 @@
 import type { PaymentData } from '../domain/events.js';
 import { paymentWebhookEvent, type WebhookEvent } from './events.js';
 
-/** One event to send: its name, who it concerns, and the body (the interface wraps every payload in `data`). */
+/** One event to send: its name, who it concerns, and the body (docs/interface.md: every payload is under `data`). */
 export interface WebhookMessage {
   event: WebhookEvent;
   /** What caused it (an event_id or a task_id), so that a replay enqueues nothing twice. */

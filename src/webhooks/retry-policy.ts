@@ -1,7 +1,7 @@
-/** The interface: redeliver on these statuses only; any other status is final. */
+/** docs/interface.md: redeliver on these statuses only; any other status is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
 
-/** The interface: up to 10 redeliveries, so at most 11 attempts in all. */
+/** docs/interface.md: up to 10 redeliveries, so at most 11 attempts in all. */
 export const MAX_REDELIVERIES = 10;
 
 export interface RetrySettings {

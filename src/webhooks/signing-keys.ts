@@ -2,7 +2,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type Cry
 import { z } from 'zod';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
-import { dbTime } from './db-time.js';
+import { dbTime } from '../domain/timestamps.js';
 import { affordError } from '../domain/errors.js';
 import type { Columns } from '../db/rows.js';
 

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_NAMES, isWebhookEvent, type WebhookEvent } from './events.js';
 import { affordError } from '../domain/errors.js';
 
-/** The interface: a signing token must be longer than 32 characters. */
+/** docs/interface.md: a signing secret must be longer than 32 characters. */
 export const MIN_SECRET_LENGTH = 33;
 
 /** Headers the service sets itself; a subscription cannot replace them. */

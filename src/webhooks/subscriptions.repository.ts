@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isoFromDb, type Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
-import { dbTime } from './db-time.js';
+import { dbTime } from '../domain/timestamps.js';
 import type { ValidSubscription } from './subscription-input.js';
 import { affordError } from '../domain/errors.js';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { transactionsResponse } from '../../src/api/schemas/transactions.schemas.js';
 import { buildServer } from '../../src/api/server.js';
@@ -119,6 +119,39 @@ export function authHeaders(token: string, clientId: string, customerId?: string
     ...(customerId !== undefined ? { 'x-customer-id': customerId } : {}),
     ...(secret !== undefined ? { 'x-customer-secret': secret } : {}),
   };
+}
+
+/**
+ * An API with `opts`, started before the tests of the enclosing block and
+ * closed after them, and the headers of a new client's calls for one customer.
+ */
+export function useCustomerApi(opts: HarnessOptions, clientId = 'client-a', customerId = 'cust-1'): { readonly api: ApiHarness; readonly headers: Record<string, string> } {
+  let api: ApiHarness | undefined;
+  let headers: Record<string, string> = {};
+  beforeAll(async () => {
+    api = await startApi(opts);
+    headers = await newClientHeaders(api, clientId, customerId);
+  });
+  afterAll(async () => api?.close());
+  return {
+    get api(): ApiHarness {
+      if (!api) throw new Error('the API has not started yet');
+      return api;
+    },
+    get headers() {
+      return headers;
+    },
+  };
+}
+
+/** The interface's body for a request that failed validation: `errors` maps each field to its problem. */
+export function validationBody(operationId: string, errors: Record<string, string>) {
+  return { operation_id: operationId, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors };
+}
+
+/** A new client's token, as the headers of its calls (as `customerId`'s when given). */
+export async function newClientHeaders(api: ApiHarness, clientId: string, customerId?: string): Promise<Record<string, string>> {
+  return authHeaders((await api.token(await api.createClient(clientId))).access_token, clientId, customerId);
 }
 
 /** Checks the body against the endpoint's zod schema (operation_id included) and returns it typed. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketCreatedResponse } from '../../src/api/schemas/buckets.schemas.js';
 import { tokenResponse } from '../../src/api/schemas/oauth.schemas.js';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
-import { GENERIC_401, GENERIC_404, TEST_TOKEN_SECRET, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, TEST_TOKEN_SECRET, authHeaders, expectSchema, startApi, type ApiHarness, validationBody } from '../helpers/api.js';
 
 const TOTALS = '/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -80,13 +80,7 @@ describe('API auth and tenancy', () => {
     it('answers 400 failed_validation for a missing or unknown grant_type', async () => {
       const res = await api.call('POST', '/v1/oauth/token', { headers: { ...FORM, 'x-client-id': 'client-a' }, body: 'grant_type=password' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        operation_id: 'oauth_token_post',
-        code_id: 'failed_validation',
-        message: expect.any(String),
-        metadata: {},
-        errors: { grant_type: 'must be client_credentials or refresh_token' },
-      });
+      expect(res.body).toEqual(validationBody('oauth_token_post', { grant_type: 'must be client_credentials or refresh_token' }));
     });
   });
 

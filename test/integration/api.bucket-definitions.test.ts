@@ -8,7 +8,7 @@ import {
 } from '../../src/api/schemas/buckets.schemas.js';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
 import { UK_V2, modelPairs, pairKey } from '../../src/domain/taxonomy.js';
-import { GENERIC_404, GENERIC_405, authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_404, GENERIC_405, authHeaders, expectSchema, startApi, type ApiHarness, validationBody } from '../helpers/api.js';
 
 const DEFINITION = {
   name: 'Lender essentials',
@@ -31,10 +31,6 @@ const DEFINITION = {
     },
   ],
 };
-
-function validationBody(operationId: string, errors: Record<string, string>) {
-  return { operation_id: operationId, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors };
-}
 
 describe('bucket definitions', () => {
   let api: ApiHarness;

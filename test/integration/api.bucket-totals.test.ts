@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bucketTotalsResponse, type TotalsGroupOut } from '../../src/api/schemas/bucket-totals.schemas.js';
 import { bucketCreatedResponse } from '../../src/api/schemas/buckets.schemas.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { expectSchema, followLink, useCustomerApi } from '../helpers/api.js';
 
 /**
  * cust-1 of client-a, GBP, computed by hand from test/fixtures/hand-computed.ndjson
@@ -51,23 +51,16 @@ const nonZero = (f: Flat): Flat => Object.fromEntries(Object.entries(f).filter((
 const NOW = '2024-07-15T12:00:00Z';
 
 describe('bucket totals on the hand-computed fixture', () => {
-  let api: ApiHarness;
-  let headers: Record<string, string>;
+  const served = useCustomerApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'], clock: () => new Date(NOW) });
 
   const totals = async (query: string, bucketId = 'core-dashboard') => {
-    const res = await api.call('GET', `/aggregations/v2/buckets/${bucketId}/totals?${query}`, { headers });
+    const res = await served.api.call('GET', `/aggregations/v2/buckets/${bucketId}/totals?${query}`, { headers: served.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return expectSchema(bucketTotalsResponse, res.body);
   };
 
-  const follow = (link: string, pageSize?: number) => followLink(api, link, headers, pageSize);
+  const follow = (link: string, pageSize?: number) => followLink(served.api, link, served.headers, pageSize);
 
-  beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'], clock: () => new Date(NOW) });
-    const client = await api.createClient('client-a');
-    headers = authHeaders((await api.token(client)).access_token, 'client-a', 'cust-1');
-  });
-  afterAll(async () => api.close());
 
   it('group_by=bucket_l1 over 2024-01..2024-03', async () => {
     const body = await totals('group_by=bucket_l1&month_from=2024-01&month_to=2024-03');
@@ -193,7 +186,7 @@ describe('bucket totals on the hand-computed fixture', () => {
         { bucket_l1: 'fun', criteria: [{ bucket_l2: 'bets', category_l1: 'entertainment', category_l2: 'gambling' }, { bucket_l2: 'cafes', category_l1: 'food_and_drink', category_l2: 'coffee' }] },
       ],
     };
-    const created = await api.call('POST', '/aggregations/v2/buckets', { headers, body: definition });
+    const created = await served.api.call('POST', '/aggregations/v2/buckets', { headers: served.headers, body: definition });
     const id = expectSchema(bucketCreatedResponse, created.body).data.bucket_id;
     const body = await totals('group_by=bucket_l1,bucket_l2&month_from=2024-01&month_to=2024-03', id);
     expect(flat(body.data)).toEqual({

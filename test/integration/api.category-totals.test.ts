@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { categoryTotalsResponse, type CurrencyTotalOut } from '../../src/api/schemas/category-totals.schemas.js';
-import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { expectSchema, validationBody, useCustomerApi } from '../helpers/api.js';
 
 const OP = 'aggregations_v2_totals_categories_get';
 
@@ -9,19 +9,13 @@ const brief = (totals: readonly CurrencyTotalOut[]) =>
   totals.map((t) => [t.amount.currency, t.amount.value, t.transaction_count, t.monthly_average.value, t.variance, t.monthly.map((m) => m.amount.value)]);
 
 describe('GET /aggregations/v2/totals/categories (hand-computed, cust-1)', () => {
-  let api: ApiHarness;
-  let headers: Record<string, string>;
+  const served = useCustomerApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
   const get = async (query: string) => {
-    const res = await api.call('GET', `/aggregations/v2/totals/categories?${query}`, { headers });
+    const res = await served.api.call('GET', `/aggregations/v2/totals/categories?${query}`, { headers: served.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return expectSchema(categoryTotalsResponse, res.body);
   };
 
-  beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson', 'api-customers.ndjson'] });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
-  });
-  afterAll(async () => api.close());
 
   it('gives per-category, per-currency totals with monthly figures, average and population variance', async () => {
     const body = await get('from=2024-01&to=2024-03');
@@ -75,8 +69,8 @@ describe('GET /aggregations/v2/totals/categories (hand-computed, cust-1)', () =>
     ['category=castles', { category: "unknown category 'castles': use l1 or l1.l2 slugs of uk-v2" }],
     ['include_l2=yes', { include_l2: 'must be true or false' }],
   ])('answers 400 for %s', async (query, errors) => {
-    const res = await api.call('GET', `/aggregations/v2/totals/categories?${query}`, { headers });
+    const res = await served.api.call('GET', `/aggregations/v2/totals/categories?${query}`, { headers: served.headers });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ operation_id: OP, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors });
+    expect(res.body).toEqual(validationBody(OP, errors));
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERIC_401, GENERIC_404, GENERIC_405, GENERIC_500, GENERIC_503, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { GENERIC_401, GENERIC_404, GENERIC_405, GENERIC_500, GENERIC_503, startApi, type ApiHarness, newClientHeaders } from '../helpers/api.js';
 
 describe('API error bodies', () => {
   let api: ApiHarness;
@@ -16,7 +16,7 @@ describe('API error bodies', () => {
         });
       },
     });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+    headers = await newClientHeaders(api, 'client-a', 'cust-1');
   });
   afterAll(async () => api.close());
 
@@ -103,7 +103,7 @@ describe('a request that finds the store closed (the service is stopping)', () =
   it('answers 503 with only the message, not a 500', async () => {
     const api = await startApi({ fixtures: ['hand-computed.ndjson'] });
     try {
-      const headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
+      const headers = await newClientHeaders(api, 'client-a', 'cust-1');
       expect((await api.call('GET', '/financial/v2/accounts', { headers })).status).toBe(200);
       await api.store.close();
       const res = await api.call('GET', '/financial/v2/accounts', { headers });

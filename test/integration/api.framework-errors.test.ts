@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
-import { authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { startApi, type ApiHarness, newClientHeaders } from '../helpers/api.js';
 import { httpText, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 
 const BUCKETS = '/aggregations/v2/buckets';
@@ -22,7 +22,7 @@ describe('4xx answers that the framework or Node used to write', () => {
 
   beforeAll(async () => {
     api = await startApi({ fixtures: ['hand-computed.ndjson'] });
-    auth = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a');
+    auth = await newClientHeaders(api, 'client-a');
   });
   afterAll(async () => api.close());
 

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/clients/clients.service.js';
 import { ClientsRepository } from '../../src/clients/clients.repository.js';
-import { afford, startServe } from '../helpers/afford-process.js';
+import { afford, useServe } from '../helpers/cli.js';
 import { GENERIC_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -77,27 +74,18 @@ describe('rotating a client secret', () => {
 });
 
 describe('`afford clients create --rotate` while `afford serve` runs', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'afford-rotate-'));
-  const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'silent' };
-  let serve: Awaited<ReturnType<typeof startServe>>;
-
-  beforeAll(async () => {
-    serve = await startServe(env);
-  });
-  afterAll(async () => {
-    await serve.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const service = useServe('afford-rotate-', { AFFORD_LOG_LEVEL: 'silent' });
+  const { env } = service;
 
   const tokenCall = (body: string, extra: Record<string, string> = {}) =>
-    fetch(`${serve.address}/v1/oauth/token`, { method: 'POST', headers: { ...FORM, 'x-client-id': 'client-r', ...extra }, body });
+    fetch(`${service.serve.address}/v1/oauth/token`, { method: 'POST', headers: { ...FORM, 'x-client-id': 'client-r', ...extra }, body });
 
   it('refuses the refresh and access tokens issued before the rotation', async () => {
     const created = await afford(['clients', 'create', '--id', 'client-r', '--name', 'r', '--json'], env);
     const { client_secret: secret } = JSON.parse(created.stdout) as { client_secret: string };
     const basic = { authorization: `Basic ${Buffer.from(`client-r:${secret}`).toString('base64')}` };
     const old = ((await (await tokenCall('grant_type=client_credentials', basic)).json()) as { data: { access_token: string; refresh_token: string } }).data;
-    const buckets = (token: string) => fetch(`${serve.address}/aggregations/v2/buckets`, { headers: authHeaders(token, 'client-r') });
+    const buckets = (token: string) => fetch(`${service.serve.address}/aggregations/v2/buckets`, { headers: authHeaders(token, 'client-r') });
     expect((await buckets(old.access_token)).status).toBe(200);
 
     const rotated = await afford(['clients', 'create', '--id', 'client-r', '--name', 'r', '--rotate', '--json'], env);

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { describe, expect, it } from 'vitest';
+import { useCustomerApi, validationBody } from '../helpers/api.js';
 
 const OP = 'aggregations_v2_bucket_totals_get';
 const GROUP_BY = 'must be a comma list of bucket_l1, bucket_l2, month, each at most once';
 
 describe('bucket totals: query validation', () => {
-  let api: ApiHarness;
-  let headers: Record<string, string>;
-
-  beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson'] });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
-  });
-  afterAll(async () => api.close());
+  const served = useCustomerApi({ fixtures: ['hand-computed.ndjson'] });
 
   it.each<[string, Record<string, string>]>([
     ['month_from=2024-01', { group_by: 'is required' }],
@@ -30,13 +23,13 @@ describe('bucket totals: query validation', () => {
     ['group_by=bucket_l1&month_from=2000-01&month_to=2024-01', { month_to: 'the range must span at most 120 months' }],
     ['group_by=bucket_l1&currency=gbp', { currency: 'must be a 3-letter currency code' }],
   ])('answers 400 in the error format of the interface for %s', async (query, errors) => {
-    const res = await api.call('GET', `/aggregations/v2/buckets/core-dashboard/totals?${query}`, { headers });
+    const res = await served.api.call('GET', `/aggregations/v2/buckets/core-dashboard/totals?${query}`, { headers: served.headers });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ operation_id: OP, code_id: 'failed_validation', message: expect.any(String), metadata: {}, errors });
+    expect(res.body).toEqual(validationBody(OP, errors));
   });
 
   it('accepts one end of the range and fills in the other', async () => {
-    const res = await api.call<{ metadata: { date_from: string; date_to: string } }>('GET', '/aggregations/v2/buckets/core-dashboard/totals?group_by=month&month_to=2024-03', { headers });
+    const res = await served.api.call<{ metadata: { date_from: string; date_to: string } }>('GET', '/aggregations/v2/buckets/core-dashboard/totals?group_by=month&month_to=2024-03', { headers: served.headers });
     expect(res.status).toBe(200);
     expect(res.body.metadata).toMatchObject({ date_from: '2023-10-01T00:00:00Z', date_to: '2024-03-31T23:59:59Z' });
   });

@@ -1,30 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afford, startServe, type Served } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { afford, useServe, type Served } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/store.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'afford-serve-export-'));
-const db = path.join(dir, 'afford.duckdb');
-const exportDir = path.join(dir, 'export');
-const env = { ...process.env, AFFORD_DB: db, AFFORD_EXPORT_DIR: exportDir, AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'info' };
+const service = useServe('afford-serve-export-');
+const { env } = service;
+const db = path.join(service.dir, 'afford.duckdb');
+const exportDir = path.join(service.dir, 'export');
 const snapshot = path.join(exportDir, 'afford-snapshot.duckdb');
 
 /** Commands the service ran for a caller, from its log. */
 const forwarded = (serve: Served, command: string): boolean => serve.log().includes(`"command":"${command}`);
 
 describe('the export inside afford serve, and the commands around it', () => {
-  let serve: Served;
-  beforeAll(async () => {
-    serve = await startServe(env);
-  });
-  afterAll(async () => {
-    await serve.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('runs the export through the service, which keeps its lock on the database', async () => {
     const ingest = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
     expect(ingest.stdout).toMatch(/^read 19, inserted 12/);
@@ -33,14 +22,14 @@ describe('the export inside afford serve, and the commands around it', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^export-parquet: succeeded .*exported 9 transactions.*snapshot .*afford-snapshot\.duckdb/);
     expect(run.code).toBe(0);
-    expect(forwarded(serve, 'jobs run')).toBe(true);
+    expect(forwarded(service.serve, 'jobs run')).toBe(true);
 
     // Still forwarded, still working: the service still holds the file.
     const client = await afford(['clients', 'create', '--name', 'After the export', '--json'], env);
     expect(client.stderr).toBe('');
     expect(JSON.parse(client.stdout)).toMatchObject({ name: 'After the export' });
     expect(client.code).toBe(0);
-    expect(forwarded(serve, 'clients create')).toBe(true);
+    expect(forwarded(service.serve, 'clients create')).toBe(true);
     const again = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
     expect(again.stdout).toMatch(/^read 19, inserted 0, updated 0, deleted 0, unchanged 17, dead letters 2/);
     expect(again.code).toBe(0);
@@ -58,7 +47,7 @@ describe('the export inside afford serve, and the commands around it', () => {
     ]);
     expect(list.stdout).toContain('data.amount.value: must be a decimal string with at most 2 decimals');
     expect(list.stdout).toMatch(/2 of 2 dead letters from file, newest first\n$/);
-    expect(forwarded(serve, 'dead-letters')).toBe(true);
+    expect(forwarded(service.serve, 'dead-letters')).toBe(true);
 
     const json = await afford(['dead-letters', '--limit', '1', '--json'], env);
     const letters = JSON.parse(json.stdout) as Array<{ source: string; reason: string; raw: string; line_number: string }>;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
+import { useCustomerApi } from '../helpers/api.js';
 import { fixturePath, tempStore } from '../helpers/store.js';
 
 const run = promisify(execFile);
@@ -11,14 +11,7 @@ const BIN = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..
 const UNKNOWN = 'must be an ISO 4217 currency code such as GBP';
 
 describe('an unknown currency in the API', () => {
-  let api: ApiHarness;
-  let headers: Record<string, string>;
-
-  beforeAll(async () => {
-    api = await startApi({ fixtures: ['hand-computed.ndjson'] });
-    headers = authHeaders((await api.token(await api.createClient('client-a'))).access_token, 'client-a', 'cust-1');
-  });
-  afterAll(async () => api.close());
+  const served = useCustomerApi({ fixtures: ['hand-computed.ndjson'] });
 
   const ENDPOINTS: Array<[string, string]> = [
     ['/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03', 'aggregations_v2_bucket_totals_get'],
@@ -30,7 +23,7 @@ describe('an unknown currency in the API', () => {
 
   it('is a 400 failed_validation naming the currency on every endpoint that takes one', async () => {
     for (const [url, operationId] of ENDPOINTS) {
-      const res = await api.call<{ operation_id: string; code_id: string; errors: Record<string, string> }>('GET', `${url}&currency=XYZ`, { headers });
+      const res = await served.api.call<{ operation_id: string; code_id: string; errors: Record<string, string> }>('GET', `${url}&currency=XYZ`, { headers: served.headers });
       expect(res.status, url).toBe(400);
       expect(res.body.code_id).toBe('failed_validation');
       expect(res.body.errors).toEqual({ currency: UNKNOWN });
@@ -39,8 +32,8 @@ describe('an unknown currency in the API', () => {
   });
 
   it('answers a known currency without data with zero figures, not an error', async () => {
-    for (const [url] of ENDPOINTS) expect((await api.call('GET', `${url}&currency=JPY`, { headers })).status, url).toBe(200);
-    expect((await api.call('GET', `${ENDPOINTS[0]?.[0]}&currency=gbp`, { headers })).status).toBe(400);
+    for (const [url] of ENDPOINTS) expect((await served.api.call('GET', `${url}&currency=JPY`, { headers: served.headers })).status, url).toBe(200);
+    expect((await served.api.call('GET', `${ENDPOINTS[0]?.[0]}&currency=gbp`, { headers: served.headers })).status).toBe(400);
   });
 });
 

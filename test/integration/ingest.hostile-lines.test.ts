@@ -1,30 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { HOSTILE_CLIENT, HOSTILE_CUSTOMER, HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { afford } from '../helpers/cli.js';
 import { expectHostileOutcomes } from '../helpers/hostile.js';
 import { silentLogger } from '../helpers/store.js';
 import { ServiceUnderTest } from '../helpers/webhooks.js';
 import { rowsAs } from '../helpers/rows.js';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/afford.mjs'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], extraEnv: Record<string, string>) => afford(args, { ...process.env, ...extraEnv });
 
 describe('hostile lines through afford ingest file', () => {
   it('stores or dead-letters each line exactly as expected, and finishes', async () => {

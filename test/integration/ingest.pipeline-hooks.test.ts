@@ -6,7 +6,7 @@ import { Store } from '../../src/db/store.js';
 import { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { validateSubscription } from '../../src/webhooks/subscription-input.js';
 import { SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js';
-import { afford } from '../helpers/afford-process.js';
+import { afford } from '../helpers/cli.js';
 import { rows, silentLogger } from '../helpers/store.js';
 import { deletionEvent, paymentEvent, tempDbPath, transactionEvent } from '../helpers/webhooks.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/store.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { authHeaders, startApi } from '../helpers/api.js';
+import { startApi, newClientHeaders } from '../helpers/api.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -95,7 +95,7 @@ describe('category totals summed over months', () => {
         await conn.run(`INSERT INTO monthly_category_totals SELECT * REPLACE ('acc-2' AS account_id) FROM monthly_category_totals
                         WHERE customer_id = 'cust-1' AND category_l2 = 'salary' AND month = DATE '2024-01-01'`);
       });
-      const headers = authHeaders((await api.token(await api.createClient(CLIENT))).access_token, CLIENT, 'cust-1');
+      const headers = await newClientHeaders(api, CLIENT, 'cust-1');
       const res = await api.call<{ data: Array<{ name: string; credit_total: Array<{ amount: { value: string } }> }> }>(
         'GET',
         '/aggregations/v2/totals/categories?from=2024-01&to=2024-03',

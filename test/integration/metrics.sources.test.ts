@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afford, startServe } from '../helpers/afford-process.js';
+import { describe, expect, it } from 'vitest';
+import { afford, useServe } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/store.js';
 
 const TRANSACTION = {
@@ -22,17 +19,8 @@ function sample(text: string, line: string): number {
 }
 
 describe('/metrics of `afford serve`', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'afford-metrics-'));
-  const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'silent' };
-  let serve: Awaited<ReturnType<typeof startServe>>;
-
-  beforeAll(async () => {
-    serve = await startServe(env);
-  });
-  afterAll(async () => {
-    await serve.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const service = useServe('afford-metrics-', { AFFORD_LOG_LEVEL: 'silent' });
+  const { env } = service;
 
   it('counts events ingested by file (through the service) and by HTTP, with their source', async () => {
     const file = await afford(['ingest', 'file', fixturePath('hand-computed.ndjson')], env);
@@ -40,20 +28,20 @@ describe('/metrics of `afford serve`', () => {
     const created = await afford(['clients', 'create', '--id', 'client-a', '--name', 'metrics', '--json'], env);
     const { client_secret: secret } = JSON.parse(created.stdout) as { client_secret: string };
 
-    const tokenRes = await fetch(`${serve.address}/v1/oauth/token`, {
+    const tokenRes = await fetch(`${service.serve.address}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': 'client-a', authorization: `Basic ${Buffer.from(`client-a:${secret}`).toString('base64')}` },
       body: 'grant_type=client_credentials',
     });
     const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
-    const ingest = await fetch(`${serve.address}/v2/ingest/transactions`, {
+    const ingest = await fetch(`${service.serve.address}/v2/ingest/transactions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-client-id': 'client-a', authorization: `Bearer ${token}` },
       body: JSON.stringify([{ customer_id: 'cust-http', transactions: [{ ...TRANSACTION, transaction_id: 'h1' }, { ...TRANSACTION, transaction_id: 'h2' }] }]),
     });
     expect(ingest.status).toBe(202);
 
-    const text = await (await fetch(`${serve.address}/metrics`)).text();
+    const text = await (await fetch(`${service.serve.address}/metrics`)).text();
     expect(sample(text, 'afford_events_ingested_total{source="http",type="transaction.upserted",outcome="applied"}')).toBe(2);
     expect(sample(text, 'afford_events_ingested_total{source="file",type="transaction.upserted",outcome="applied"}')).toBeGreaterThan(0);
     expect(sample(text, 'afford_dead_letters_total{source="file"}')).toBe(2);

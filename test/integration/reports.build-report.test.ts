@@ -88,17 +88,17 @@ describe('buildReport on the hand-computed customer', () => {
     const report = await buildReport(ctx.store, { clientId: 'client-r', customerId: CUSTOMER, range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
     const income = report!.data.assessment.income;
     expect(income.total._links).toEqual({
-      transactions: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-01-01&date_to=2024-03-31&credit_debit_indicator=credit&currency=GBP',
+      transactions: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-01-01T00%3A00%3A00Z&date_to=2024-03-31T23%3A59%3A59Z&currency=GBP&credit_debit_indicator=credit',
     });
     expect(income.total.monthly_totals[1]?._links).toEqual({
-      transactions: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-02-01&date_to=2024-02-29&credit_debit_indicator=credit&currency=GBP',
+      transactions: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-02-01T00%3A00%3A00Z&date_to=2024-02-29T23%3A59%3A59Z&currency=GBP&credit_debit_indicator=credit',
     });
     expect(income.net._links).toEqual({
-      credits: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-01-01&date_to=2024-03-31&credit_debit_indicator=credit&currency=GBP',
-      debits: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&date_from=2024-01-01&date_to=2024-03-31&credit_debit_indicator=debit&currency=GBP',
+      credits: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=income&date_from=2024-01-01T00%3A00%3A00Z&date_to=2024-03-31T23%3A59%3A59Z&currency=GBP&credit_debit_indicator=credit',
+      debits: '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&date_from=2024-01-01T00%3A00%3A00Z&date_to=2024-03-31T23%3A59%3A59Z&currency=GBP&credit_debit_indicator=debit',
     });
     expect(report!.data.assessment.expenditure.essential.by_bucket_l2?.[0]?._links.transactions).toBe(
-      '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&bucket_l2=council_tax&date_from=2024-01-01&date_to=2024-03-31&credit_debit_indicator=debit&currency=GBP',
+      '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&bucket_l2=council_tax&date_from=2024-01-01T00%3A00%3A00Z&date_to=2024-03-31T23%3A59%3A59Z&currency=GBP&credit_debit_indicator=debit',
     );
   });
 

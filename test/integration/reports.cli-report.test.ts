@@ -35,6 +35,15 @@ describe('afford report', () => {
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
+  it('takes the API\'s month-range rule: only --from, later than the last complete month, is that month alone', async () => {
+    const json = await run('node', [BIN, 'report', 'cust-report-1', '--from', '2090-01'], { env });
+    const report = JSON.parse(json.stdout) as AffordabilityReport;
+    expect(report.data.assessment.income.total.monthly_totals.map((m) => m.month)).toEqual(['2090-01']);
+    await expect(run('node', [BIN, 'report', 'cust-report-1', '--from', '2024-03', '--to', '2024-01'], { env })).rejects.toMatchObject({
+      code: 2, stderr: expect.stringContaining('--from must not be after --to'),
+    });
+  });
+
   it('fails with a message for an unknown customer', async () => {
     await expect(run('node', [BIN, 'report', 'nobody', '--from', '2024-01', '--to', '2024-03'], { env })).rejects.toMatchObject({
       code: 2, stderr: expect.stringContaining('no customer nobody'),

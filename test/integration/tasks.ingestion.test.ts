@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { rows } from '../helpers/store.js';
+import { validationBody } from '../helpers/api.js';
 import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
 
 const CLIENT = 'client-fp';
@@ -91,13 +92,7 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
       { customer_id: 'fp-over-2', transactions: many(500, 'over2') },
     ]);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      operation_id: OP,
-      code_id: 'failed_validation',
-      message: expect.any(String),
-      metadata: {},
-      errors: { '[1].transactions[499]': 'is transaction 1001: at most 1000 transactions are accepted in one request' },
-    });
+    expect(res.body).toEqual(validationBody(OP, { '[1].transactions[499]': 'is transaction 1001: at most 1000 transactions are accepted in one request' }));
     expect(await transactionCount()).toBe(before);
   });
 

@@ -47,11 +47,11 @@ describe('core-dashboard', () => {
     expect(validateAgainstModel(CORE_DASHBOARD)).toEqual({});
   });
 
-  it('has exactly the five L1 groups of the interface', () => {
+  it('has exactly the five L1 groups of docs/taxonomy.md', () => {
     expect(CORE_DASHBOARD.buckets.map((b) => b.bucket_l1)).toEqual(['income', 'essentials', 'non_essentials', 'general', 'transfers']);
   });
 
-  it('has the ten essentials L2 names of the interface', () => {
+  it('has the ten essentials L2 names of the reference API (docs/taxonomy.md)', () => {
     const essentials = new Set(CORE_DASHBOARD.buckets.find((b) => b.bucket_l1 === 'essentials')?.criteria.map((c) => c.bucket_l2));
     for (const name of [
       'mortgage', 'savings', 'groceries', 'council_tax', 'utilities_energy', 'childrens_expenses',

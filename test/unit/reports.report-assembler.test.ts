@@ -58,8 +58,8 @@ describe('transactionsLink', () => {
   it('encodes every parameter and repeats account_id', () => {
     const link = transactionsLink(figureSource('essential'), { months: { from: '2024-02', to: '2024-02' }, currency: 'GBP', accountIds: ['acc 1&x', 'b'] }, 'council_tax');
     expect(link).toBe(
-      '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&bucket_l2=council_tax&date_from=2024-02-01&date_to=2024-02-29' +
-        '&credit_debit_indicator=debit&currency=GBP&account_id=acc+1%26x&account_id=b',
+      '/financial/v2/transactions?bucket_id=core-dashboard&bucket_l1=essentials&bucket_l2=council_tax&date_from=2024-02-01T00%3A00%3A00Z&date_to=2024-02-29T23%3A59%3A59Z' +
+        '&currency=GBP&credit_debit_indicator=debit&account_id=acc+1%26x&account_id=b',
     );
   });
 });

@@ -1,11 +1,10 @@
 -- The accounts behind each customer's reports and their holders: accounts
 -- known from account events, and any account that only transactions name
 -- (an account event may not have arrived yet). Restricted to $account_ids
--- when given. Parameters: $customers (JSON [{client_id, customer_id}]), $account_ids.
+-- when given. Parameters: $account_ids (as in scope.sql). Reads the
+-- customers of scope.sql, which must run first in the same transaction.
 WITH subjects AS (
-    SELECT c.client_id, c.customer_id FROM customers c
-    SEMI JOIN (SELECT unnest(from_json($customers::JSON, '[{"client_id":"VARCHAR","customer_id":"VARCHAR"}]'), recursive := true)) k
-      ON k.client_id = c.client_id AND k.customer_id = c.customer_id
+    SELECT client_id, customer_id FROM report_subjects
 ),
 selected AS (
     SELECT from_json($account_ids::JSON, '["VARCHAR"]') AS ids

@@ -3,39 +3,18 @@
 -- months with no income (no credit in the income figure's bucket) and the
 -- months with no expenditure at all (no debit in the essential or
 -- non-essential buckets). Month lists are YYYY-MM, in order.
--- Parameters: $account_ids, $criteria, $currency, $customers, $figures, $ranges.
-WITH criteria AS (
-    SELECT unnest(from_json($criteria::JSON,
-        '[{"bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]'), recursive := true)
-),
-figures AS (
-    SELECT unnest(from_json($figures::JSON, '[{"figure":"VARCHAR","bucket_l1":"VARCHAR","direction":"VARCHAR"}]'), recursive := true)
-),
-ranges AS (
-    SELECT unnest(from_json($ranges::JSON, '[{"range_key":"VARCHAR","month_from":"DATE","month_to":"DATE"}]'), recursive := true)
-),
-subjects AS (
-    SELECT c.client_id, c.customer_id FROM customers c
-    SEMI JOIN (SELECT unnest(from_json($customers::JSON, '[{"client_id":"VARCHAR","customer_id":"VARCHAR"}]'), recursive := true)) k
-      ON k.client_id = c.client_id AND k.customer_id = c.customer_id
-),
-activity AS (
-    SELECT t.client_id, t.customer_id, r.range_key, t.month,
-           bool_or(f.figure = 'income') AS has_income,
-           bool_or(f.figure IN ('essential', 'non_essential')) AS has_expenditure
-    FROM monthly_category_totals t
-    JOIN subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
-    JOIN ranges r ON t.month BETWEEN r.month_from AND r.month_to
-    LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-    LEFT JOIN figures f ON f.bucket_l1 = c.bucket_l1 AND f.direction = t.direction
-    WHERE t.currency = $currency
-      AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
+-- Reads the tables of scope.sql, which must run first in the same transaction.
+WITH activity AS (
+    SELECT client_id, customer_id, range_key, month,
+           bool_or(figure = 'income') AS has_income,
+           bool_or(figure IN ('essential', 'non_essential')) AS has_expenditure
+    FROM report_totals
     GROUP BY ALL
 ),
 spine AS (
     SELECT s.client_id, s.customer_id, r.range_key,
            unnest(generate_series(r.month_from, r.month_to, INTERVAL 1 MONTH))::DATE AS month
-    FROM subjects s CROSS JOIN ranges r
+    FROM report_subjects s CROSS JOIN report_ranges r
 )
 SELECT sp.client_id, sp.customer_id, sp.range_key,
        coalesce(list(strftime(sp.month, '%Y-%m') ORDER BY sp.month) FILTER (WHERE a.month IS NOT NULL), [])

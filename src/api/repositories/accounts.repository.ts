@@ -1,3 +1,4 @@
+import { readSnapshot } from '../../db/read-snapshot.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { CustomerRef } from '../auth/context.js';
@@ -49,7 +50,7 @@ export class AccountsRepository {
   /** The customer's accounts that pass the filters, and all of the customer's balances, from one snapshot. */
   async accountsWithBalances(customer: CustomerRef, f: AccountFilter): Promise<{ accounts: AccountRow[]; balances: BalanceRow[] }> {
     const key = { client_id: customer.clientId, customer_id: customer.customerId };
-    return this.store.read(async (conn) => ({
+    return readSnapshot(this.store, async (conn) => ({
       accounts: await queryFile<AccountRow>(conn, 'queries/api/list-accounts', {
         ...key,
         currency: f.currency ?? null,

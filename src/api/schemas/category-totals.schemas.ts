@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayOrInstant } from '../../domain/timestamps.js';
 import { currencyParam, envelopeOf, listParam, moneyOut, queryString } from './common.js';
 
 export const OP_CATEGORY_TOTALS_GET = 'aggregations_v2_totals_categories_get';
@@ -11,8 +12,8 @@ export const monthOrDateParam = z.string().refine((s) => {
   if (MONTH.test(s)) return true;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(s);
   if (!day && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(s)) return false;
-  const ms = Date.parse(day ? `${s}T00:00:00Z` : s);
-  return !Number.isNaN(ms) && new Date(`${s.slice(0, 10)}T00:00:00Z`).toISOString().startsWith(s.slice(0, 10));
+  const ms = Date.parse(dayOrInstant(s));
+  return !Number.isNaN(ms) && new Date(dayOrInstant(s.slice(0, 10))).toISOString().startsWith(s.slice(0, 10));
 }, DATE_MESSAGE);
 
 export const categoryTotalsQuery = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from '../../domain/currencies.js';
+import { dayOrInstant } from '../../domain/timestamps.js';
 
 /** Money as it leaves the service: a string decimal with 2 places, and a currency. */
 export const moneyOut = z.object({
@@ -49,13 +50,13 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** RFC 3339, or YYYY-MM-DD meaning that day in UTC. */
 export const dateOrInstantParam = z
   .string()
-  .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(DAY.test(s) ? `${s}T00:00:00Z` : s)) && validDay(s), {
+  .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(dayOrInstant(s))) && validDay(s), {
     message: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD',
   });
 
 function validDay(s: string): boolean {
   const day = s.slice(0, 10);
-  return new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  return new Date(dayOrInstant(day)).toISOString().slice(0, 10) === day;
 }
 
 export function isDayOnly(s: string): boolean {

@@ -6,7 +6,8 @@ import type { CustomerRef } from '../auth/context.js';
 import { validationError } from '../errors.js';
 import type { CategoryMonthRow, MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import type { CategoryTotalsEntryOut, CategoryTotalsQuery, CurrencyTotalOut } from '../schemas/category-totals.schemas.js';
-import { MAX_RANGE_MONTHS, monthOfDateParam } from './month-range.js';
+import { MAX_RANGE_MONTHS } from '../../domain/month-range.js';
+import { monthOfDateParam } from './month-range.js';
 
 export interface CategoryTotalsResult {
   entries: CategoryTotalsEntryOut[];

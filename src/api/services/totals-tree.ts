@@ -1,6 +1,6 @@
 import { monthCount, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, sumAmounts, type Money } from '../../domain/money.js';
-import { transactionsLink, type Direction } from '../links.js';
+import { transactionsLink, type Direction } from '../../domain/transactions-link.js';
 import type { TotalsCell } from '../repositories/monthly-totals.repository.js';
 import type { GroupLevel } from '../schemas/bucket-totals.schemas.js';
 

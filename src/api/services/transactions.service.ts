@@ -1,4 +1,4 @@
-import { dbFromIso } from '../../db/rows.js';
+import { dayOrInstant, dbTime } from '../../domain/timestamps.js';
 import { validationError } from '../errors.js';
 import type { TransactionsRepository } from '../repositories/transactions.repository.js';
 import { isDayOnly } from '../schemas/common.js';
@@ -16,7 +16,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The first instant of a date_from: the instant itself, or 00:00 UTC of a YYYY-MM-DD day. */
 function startOf(value: string): number {
-  return Date.parse(isDayOnly(value) ? `${value}T00:00:00Z` : value);
+  return Date.parse(dayOrInstant(value));
 }
 
 /**
@@ -25,12 +25,10 @@ function startOf(value: string): number {
  * second, so that the totals links' date_to covers the whole last second.
  */
 function endAfter(value: string): number {
-  if (isDayOnly(value)) return Date.parse(`${value}T00:00:00Z`) + DAY_MS;
+  if (isDayOnly(value)) return Date.parse(dayOrInstant(value)) + DAY_MS;
   const wholeSecond = !/:\d{2}\.\d+/.test(value);
   return Date.parse(value) + (wholeSecond ? 1000 : 1);
 }
-
-const toDb = (ms: number): string => dbFromIso(new Date(ms).toISOString());
 
 export class TransactionsService {
   constructor(
@@ -51,8 +49,8 @@ export class TransactionsService {
     const rows = await this.transactions.listPage({
       clientId,
       customerId,
-      dateFrom: from !== undefined ? toDb(from) : undefined,
-      dateToExclusive: toExclusive !== undefined ? toDb(toExclusive) : undefined,
+      dateFrom: from !== undefined ? dbTime(from) : undefined,
+      dateToExclusive: toExclusive !== undefined ? dbTime(toExclusive) : undefined,
       accountIds: q.account_id,
       categoryL1: q.category_l1,
       categoryL2: q.category_l2,
@@ -61,7 +59,7 @@ export class TransactionsService {
       status: q.status,
       includeTags: [...(q['include_tags[]'] ?? []), ...(q.include_tags ?? [])],
       excludeTags: [...(q['exclude_tags[]'] ?? []), ...(q.exclude_tags ?? [])],
-      updatedAfter: q.updated_after !== undefined ? toDb(startOf(q.updated_after)) : undefined,
+      updatedAfter: q.updated_after !== undefined ? dbTime(startOf(q.updated_after)) : undefined,
       bucketId,
       bucketL1: q.bucket_l1,
       bucketL2: q.bucket_l2,

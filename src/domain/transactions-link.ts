@@ -1,4 +1,14 @@
-import { firstInstant, lastInstant, type MonthRange } from '../domain/months.js';
+import { firstInstant, lastInstant, type MonthRange } from './months.js';
+
+/**
+ * The one rule for a link from a figure to the transactions behind it, used
+ * by the totals endpoints and by the affordability report alike, so that the
+ * two always select transactions the same way: the whole months as
+ * date_from/date_to instants, the bucket and category filters, the currency,
+ * for one direction credit_debit_indicator (a link without a direction
+ * covers both), and the accounts when the figure is restricted to some.
+ */
+export const TRANSACTIONS_PATH = '/financial/v2/transactions';
 
 export type Direction = 'credit' | 'debit';
 
@@ -11,14 +21,9 @@ export interface TransactionsLinkFilter {
   range: MonthRange;
   currency: string;
   direction?: Direction;
+  accountIds?: readonly string[];
 }
 
-/**
- * The relative link to the transactions behind a figure: the whole-month
- * range as date_from/date_to, the currency, the bucket filters and, for one
- * direction, credit_debit_indicator. A group-level link leaves the direction
- * out, so it covers both.
- */
 export function transactionsLink(f: TransactionsLinkFilter): string {
   const q = new URLSearchParams();
   if (f.bucketId !== undefined) q.set('bucket_id', f.bucketId);
@@ -30,5 +35,6 @@ export function transactionsLink(f: TransactionsLinkFilter): string {
   q.set('date_to', lastInstant(f.range.to));
   q.set('currency', f.currency);
   if (f.direction !== undefined) q.set('credit_debit_indicator', f.direction);
-  return `/financial/v2/transactions?${q.toString()}`;
+  for (const id of f.accountIds ?? []) q.append('account_id', id);
+  return `${TRANSACTIONS_PATH}?${q.toString()}`;
 }
