@@ -3,7 +3,7 @@ import type { Store } from '../db/store.js';
 import type { Logger } from '../logger.js';
 import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
-import { writeBatch } from './write-batch.js';
+import { ensureStage, writeBatch } from './write-batch.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
 
@@ -97,7 +97,8 @@ export class IngestPipeline {
     }
   }
 
-  private commit(prepared: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+  private async commit(prepared: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+    await this.store.writeUntransacted(ensureStage);
     return this.store.write(async (conn) => {
       const r = await writeBatch(conn, prepared);
       for (const hook of this.hooks) await hook(conn, r);
@@ -112,6 +113,7 @@ export class IngestPipeline {
    * The source's hook is left out, as it may reach beyond the store (a DLQ).
    */
   private async trial(prepared: readonly PreparedItem[]): Promise<unknown> {
+    await this.store.writeUntransacted(ensureStage);
     try {
       await this.store.write(async (conn) => {
         const r = await writeBatch(conn, prepared);

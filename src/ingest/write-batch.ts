@@ -38,13 +38,16 @@ const customerKey = (clientId: string, customerId: string): string => JSON.strin
 
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
-  const clientIds = events.map((e) => e.client_id);
-  const customerIds = events.map((e) => e.customer_id);
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
   const known = new Map<string, { secretHash: string | null }>();
   const tombstones = new Map<string, Version>();
   if (events.length === 0) return { known, tombstones, handled: new Set<string>() };
-  const keys = { client_ids: listValue(clientIds), customer_ids: listValue(customerIds) };
+  // One pair per customer, not per event: a batch holds thousands of events of a few customers.
+  const pairs = new Map(events.map((e) => [customerKey(e.client_id, e.customer_id), e] as const));
+  const keys = {
+    client_ids: listValue([...pairs.values()].map((e) => e.client_id)),
+    customer_ids: listValue([...pairs.values()].map((e) => e.customer_id)),
+  };
   for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys, { client_id: 'text', customer_id: 'text', secret_hash: 'text' })) {
     known.set(customerKey(r.client_id, r.customer_id), { secretHash: r.secret_hash });
   }
@@ -74,9 +77,7 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
 export async function writeBatch(conn: DuckDBConnection, items: readonly PreparedItem[]): Promise<BatchResult> {
   const result = emptyResult();
   result.read = items.length;
-  await runScript(conn, 'queries/ingest/stage-create');
-  await runScript(conn, 'queries/ingest/stage-clear');
-  await conn.run('DELETE FROM batch_affected_months');
+  // The stage tables exist (see ensureStage) and are empty: every batch clears what it staged before it commits.
 
   const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
   const { known, tombstones, handled } = await loadCustomerState(conn, events);
@@ -86,9 +87,11 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
 
   const flush = async (): Promise<void> => {
     stager.close();
-    await stageCustomers(conn, newCustomers);
-    newCustomers = [];
-    await runScript(conn, 'queries/ingest/apply-customers');
+    if (newCustomers.length > 0) {
+      await stageCustomers(conn, newCustomers);
+      newCustomers = [];
+      await runScript(conn, 'queries/ingest/apply-customers');
+    }
     await applySegment(conn, result, stager.staged);
     await runScript(conn, 'queries/ingest/stage-clear');
     stager = await Stager.open(conn);
@@ -151,11 +154,26 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   await flush();
   stager.close();
 
-  await stageDeadLetters(conn, result.deadLetters);
-  await runScript(conn, 'queries/ingest/apply-dead-letters');
+  if (result.deadLetters.length > 0) {
+    await stageDeadLetters(conn, result.deadLetters);
+    await runScript(conn, 'queries/ingest/apply-dead-letters');
+    await runScript(conn, 'queries/ingest/stage-clear');
+  }
   await runScript(conn, 'queries/ingest/rematerialise-months');
   result.touchedCustomers = [...touched.values()];
   return result;
+}
+
+const stageCreated = new WeakSet<DuckDBConnection>();
+
+/**
+ * Creates the connection's stage tables, once, outside any transaction: made
+ * inside a batch's transaction, they would vanish with its rollback.
+ */
+export async function ensureStage(conn: DuckDBConnection): Promise<void> {
+  if (stageCreated.has(conn)) return;
+  await runScript(conn, 'queries/ingest/stage-create');
+  stageCreated.add(conn);
 }
 
 async function applySegment(conn: DuckDBConnection, result: BatchResult, staged: Stager['staged']): Promise<void> {

@@ -17,19 +17,22 @@ WITH staged AS (
     SELECT *, strftime(occurred_at, '%Y-%m-%d %H:%M:%S.%f') || '|' || event_id AS version
     FROM (SELECT * FROM stored UNION ALL SELECT * FROM staged)
 )
-SELECT *,
+SELECT seq, op, version, client_id, customer_id, transaction_id,
        max(version) OVER earlier AS prior_version,
        arg_max(op, version) OVER earlier AS prior_op,
-       max(stored_month) OVER (PARTITION BY client_id, customer_id, transaction_id) AS old_month
+       max(stored_month) OVER whole AS old_month,
+       max(version) OVER whole AS last_version
 FROM versioned
-WINDOW earlier AS (PARTITION BY client_id, customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING);
+WINDOW earlier AS (PARTITION BY client_id, customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+       whole AS (PARTITION BY client_id, customer_id, transaction_id);
 
+-- The winner of a transaction is the newest version, when it is one of the
+-- batch's events that applies (a replay of it later in the batch does not).
 CREATE OR REPLACE TEMP TABLE tx_winners AS
 SELECT s.*, e.old_month, (e.old_month IS NOT NULL) AS existed
 FROM tx_events e
 JOIN stage_transactions s ON s.seq = e.seq
-WHERE e.seq >= 0 AND (e.prior_version IS NULL OR e.version > e.prior_version)
-QUALIFY row_number() OVER (PARTITION BY e.client_id, e.customer_id, e.transaction_id ORDER BY e.version DESC) = 1;
+WHERE e.seq >= 0 AND e.version = e.last_version AND (e.prior_version IS NULL OR e.version > e.prior_version);
 
 INSERT INTO batch_affected_months
 SELECT client_id, customer_id, old_month FROM tx_winners WHERE existed
