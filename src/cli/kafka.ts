@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Store } from '../db/store.js';
-import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { KafkaIngest } from '../ingest/kafka-ingest.js';
 import { produceFile } from '../ingest/kafka-produce.js';
 import { kafkaConnectionFromConfig, kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
-import { createProducer } from '../ingest/kafka-source.js';
+import { createProducer } from '../ingest/kafka-client.js';
 import { IngestMetrics } from '../ingest/metrics.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import { attachWebhooks } from '../webhooks/ingest-hooks.js';

@@ -172,7 +172,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        // Partitions in parallel, so that group commit (kafka-group-commit.ts) has batches to gather.
+        // Partitions in parallel: a batch waiting for room in the batcher (kafka-batcher.ts) holds back no other partition.
         partitionsConsumedConcurrently: PARTITIONS_IN_PARALLEL,
         eachBatch: async (payload) => {
           const { topic, partition } = payload.batch;
@@ -181,11 +181,6 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
             isRunning: () => payload.isRunning(),
             isStale: () => payload.isStale(),
             markDone: (offset) => payload.resolveOffset(offset),
-            commitForLag: async (offset) => {
-              await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset }] }] }).catch((err: unknown) => {
-                log.debug({ err, topic, partition }, 'lag commit to Kafka failed');
-              });
-            },
             seek: (offset) => consumer.seek({ topic, partition, offset }),
           });
           failures = 0;
@@ -201,6 +196,15 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
   void launch();
 
   return {
+    seek: (topic, partition, offset) => {
+      if (joined) consumer.seek({ topic, partition, offset });
+    },
+    commitForLag: async (topic, partition, offset) => {
+      if (!joined) return;
+      await consumer.commitOffsets([{ topic, partition, offset }]).catch((err: unknown) => {
+        log.debug({ err, topic, partition }, 'lag commit to Kafka failed');
+      });
+    },
     stop: async () => {
       stopping = true;
       clearTimeout(relaunchTimer);
