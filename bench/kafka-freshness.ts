@@ -4,7 +4,7 @@
  * its description, while our consumer writes them into DuckDB; the store is
  * polled for them as the API would read them.
  *
- *   node --import tsx bench/kafka-freshness.ts [--rate 2000] [--seconds 40] [--send 50] [--partitions 16] [--batch-rows 5000] [--batch-wait-ms 250]
+ *   node --import tsx bench/kafka-freshness.ts [--rate 2000] [--seconds 40] [--send 50] [--partitions 16] [--batch-rows 5000] [--batch-wait-ms 100]
  *
  * Prints the consumer's lag (produced minus committed) every 5 s, and the
  * time from each transaction's send to its first sight in the store:
@@ -13,7 +13,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { queryRows } from '../src/db/rows.js';
 import { Store } from '../src/db/store.js';
 import { generateEvents } from '../src/generate/index.js';
@@ -32,14 +34,15 @@ const { values: args } = parseArgs({
     send: { type: 'string', default: '50' },
     partitions: { type: 'string', default: '16' },
     'batch-rows': { type: 'string', default: '5000' },
-    'batch-wait-ms': { type: 'string', default: '250' },
+    'batch-wait-ms': { type: 'string', default: '100' },
+    'poll-ms': { type: 'string', default: '50' },
   },
 });
 const TOPIC = 'afford.fresh.v1';
 const rate = Number(args.rate);
 const sendSize = Number(args.send);
 const total = rate * Number(args.seconds);
-const POLL_MS = 20;
+const POLL_MS = Number(args['poll-ms']);
 const PREFIX = 'fresh ';
 const silent = createLogger('silent');
 const out = (line: string): boolean => process.stdout.write(`${line}\n`);
@@ -79,10 +82,18 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-fresh-'));
 const broker = await startMockBroker({ [TOPIC]: Number(args.partitions), [`${TOPIC}.dlq`]: 1 });
 const store = await Store.open(path.join(dir, 'fresh.duckdb'), silent);
+const transactions: Array<{ rows: number; ms: number }> = [];
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    const line = JSON.parse(chunk.toString('utf8')) as { msg?: string; rows?: number; ms?: number };
+    if (line.msg === 'Kafka batch committed') transactions.push({ rows: line.rows ?? 0, ms: line.ms ?? 0 });
+    done();
+  },
+});
 const ingest = await KafkaIngest.start({
   pipeline: new IngestPipeline(store, silent),
   metrics: new IngestMetrics(),
-  logger: silent,
+  logger: pino({ level: 'info' }, sink),
   settings: {
     connection: { brokers: [broker.bootstrap], clientId: 'bench-fresh', ssl: false },
     groupId: 'bench-fresh',
@@ -152,6 +163,8 @@ try {
   const half = Math.floor(during.length / 2);
   const maxOf = (ls: typeof lags) => ls.reduce((m, l) => Math.max(m, l.lag), 0);
   out(`largest lag: first half ${maxOf(during.slice(0, half))}, second half ${maxOf(during.slice(half))} events`);
+  const sum = (f: (t: { rows: number; ms: number }) => number) => transactions.reduce((n, t) => n + f(t), 0);
+  out(`${transactions.length} DuckDB transactions, ${Math.round(sum((t) => t.rows) / transactions.length)} events and ${Math.round(sum((t) => t.ms) / transactions.length)} ms each on average`);
   const sorted = [...latencies].sort((a, b) => a - b);
   out(`produce -> visible in the store, ${sorted.length.toLocaleString('en-GB')} transactions (polled every ${POLL_MS} ms): p50 ${Math.round(percentile(sorted, 50))} ms, p99 ${Math.round(percentile(sorted, 99))} ms, worst ${Math.round(sorted.at(-1) ?? NaN)} ms`);
 } finally {

@@ -27,7 +27,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_KAFKA_SASL_USERNAME', description: 'SASL user name' },
   { name: 'AFFORD_KAFKA_SASL_PASSWORD', description: 'SASL password' },
   { name: 'AFFORD_KAFKA_BATCH_BYTES', default: '1048576', description: 'most bytes fetched per partition per batch' },
-  { name: 'AFFORD_KAFKA_BATCH_WAIT_MS', default: '250', description: 'longest a Kafka message waits for others to join its DuckDB transaction' },
+  { name: 'AFFORD_KAFKA_BATCH_WAIT_MS', default: '100', description: 'longest a Kafka message waits for others to join its DuckDB transaction' },
   { name: 'AFFORD_KAFKA_SESSION_TIMEOUT_MS', default: '30000', description: 'Kafka consumer session timeout: how soon the group notices a dead worker' },
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },

@@ -119,6 +119,8 @@ export class KafkaBatcher {
   }
 
   private async loop(): Promise<void> {
+    // One turn of the event loop lets the other partitions' batches of the same fetch join the first transaction.
+    await new Promise((resolve) => setImmediate(resolve));
     while (!this.closed && this.queue.length > 0) {
       const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
       const wait = (this.queue[0]?.queuedAt ?? 0) + this.limits.waitMs - performance.now();

@@ -1,7 +1,7 @@
 import { LIMITS } from '../domain/event-limits.js';
 import type { Logger } from '../logger.js';
 import { DlqPublishError, type DeadLetterPublisher, type DeadMessage } from './dlq.js';
-import { partitionKey, saveOffset } from './kafka-offsets.js';
+import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
 import type { RawItem, SourceRef } from './types.js';
@@ -103,7 +103,7 @@ export class KafkaBatchWriter {
     }
     const started = performance.now();
     const result = await this.pipeline.ingest(items, async (conn, r) => {
-      for (const chunk of chunks) await saveOffset(conn, chunk.topic, chunk.partition, nextOffsetOf(chunk));
+      await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = byRef.get(`${partitionKey(d.ref.sourceRef, d.ref.partition ?? -1)}@${d.ref.offset}`);
         return message ? [{ topic: d.ref.sourceRef, partition: d.ref.partition ?? -1, message, reason: d.reason }] : [];
