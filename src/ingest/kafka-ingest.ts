@@ -9,8 +9,13 @@ import { KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kaf
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 
-/** The transaction's byte limit, in partitions' fetches: a backlog fetch of every partition fits in one. */
+/**
+ * A transaction's byte limit: a full fetch of 16 partitions, and never below
+ * 16 MiB, so that rows, not bytes, bound transactions of ordinary events.
+ * The queue holds two transactions' worth.
+ */
 const TRANSACTION_PARTITIONS = 16;
+const TRANSACTION_BYTES_FLOOR = 16 * 1024 * 1024;
 
 export interface KafkaIngestDeps {
   pipeline: BatchIngester;
@@ -80,7 +85,7 @@ export class KafkaIngest {
     deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
     const { batchRows, batchBytes, batchWaitMs } = deps.settings;
-    const limits = { rows: batchRows, bytes: batchBytes * TRANSACTION_PARTITIONS, waitMs: batchWaitMs };
+    const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs };
     this.batcher = new KafkaBatcher(writer, limits, this.positions, {
       committed: (chunk, next) => this.onCommitted(chunk, next),
       dropped: (from) => {
@@ -133,6 +138,11 @@ export class KafkaIngest {
   /** Next offset per partition as committed to DuckDB, keyed `topic#partition`. */
   committedOffsets(): ReadonlyMap<string, bigint> {
     return this.positions;
+  }
+
+  /** Next offset per partition as fetched: DuckDB's, or past it by what waits for the next transaction. */
+  fetchedOffsets(): ReadonlyMap<string, bigint> {
+    return new Map([...this.positions, ...this.queuedTo]);
   }
 
   /**
