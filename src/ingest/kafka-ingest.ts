@@ -41,7 +41,7 @@ export function* boundedChunks(messages: readonly SourceMessage[], maxRows: numb
   if (chunk.length > 0) yield chunk;
 }
 
-/** Keeps the group membership alive while one long transaction runs. */
+/** Keeps the group membership alive while a batch waits for room behind a long transaction. */
 async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
     // A rebalance reported here is seen again by the heartbeat after the transaction, which acts on it.
@@ -72,6 +72,7 @@ export class KafkaIngest {
   private assigned = new Map<string, readonly number[]>();
   private consumer: GroupConsumer | undefined;
   private stopping = false;
+  private closing: Promise<void> = Promise.resolve();
   private readonly log: Logger;
   private readonly batcher: KafkaBatcher;
 
@@ -167,8 +168,10 @@ export class KafkaIngest {
   }
 
   async stop(): Promise<void> {
+    // The transaction in hand commits before the group hears that this worker leaves.
     this.stopping = true;
-    await this.batcher.close();
+    this.closing = this.batcher.close();
+    await this.closing;
     await this.consumer?.stop();
     this.consumer = undefined;
     await this.producer.close();
@@ -230,7 +233,12 @@ export class KafkaIngest {
       messages = messages.filter((m) => BigInt(m.offset) >= expected);
     }
     const last = batch.messages.at(-1);
-    if (!last || this.stopping) return;
+    if (this.stopping) {
+      // Nothing more is queued; waiting here, rather than returning, keeps the client from fetching again meanwhile.
+      await withHeartbeats(control, () => this.closing);
+      return;
+    }
+    if (!last) return;
     if (!this.batcher.hasRoom()) {
       await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping));
     }
