@@ -175,7 +175,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        // Partitions in parallel: a batch waiting for room in the batcher (kafka-batcher.ts) holds back no other partition.
+        // Partitions in parallel: every partition's batch of a fetch reaches the batcher (kafka-batcher.ts) at once.
         partitionsConsumedConcurrently: PARTITIONS_IN_PARALLEL,
         eachBatch: async (payload) => {
           const { topic, partition } = payload.batch;

@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -13,9 +14,10 @@ import { endOffsets, generated, referenceSnapshot, snapshot } from '../helpers/k
 import { silentLogger } from '../helpers/store.js';
 
 const TOPIC = 'afford.batching-test.v1';
+const FAILING_TOPIC = 'afford.failing-test.v1';
 const PARTITIONS = 16;
 
-const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1 });
+const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1 });
 
 /** Resolves when `done` holds, checking every 50 ms; fails after a minute, with `state` in the message. */
 async function until(done: () => boolean, state: () => string): Promise<void> {
@@ -87,9 +89,57 @@ describe('Kafka batching', () => {
       expect(committed).toHaveLength(2);
       expect(committed[1]?.partitions).toBeGreaterThanOrEqual(PARTITIONS / 2);
       expect((committed[0]?.rows ?? 0) + (committed[1]?.rows ?? 0)).toBe(lines.length);
-      expect(await snapshot(store)).toEqual(await referenceSnapshot(kafka.dir, lines));
+      expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+
+  it('reads a failed transaction\'s partitions again and ends exact, each event once', async () => {
+    const topic = FAILING_TOPIC;
+    const { lines } = generated({ customers: 12, months: 1, seed: 29, faults: true, endMonth: '2024-06' });
+    await produceLines(kafka.producer(), lines, { topics: [topic], batchMessages: 20 });
+    const ends = await endOffsets(kafka.broker.bootstrap, [topic]);
+    const store = await Store.open(path.join(kafka.dir, 'failing.duckdb'), silentLogger);
+    const pipeline = new IngestPipeline(store, silentLogger);
+    let failures = 0;
+    // The store fails the first two transactions as a whole, as a full disk would.
+    const failing: BatchIngester = {
+      store,
+      ingest: async (items, hook) => {
+        if (failures < 2) {
+          failures++;
+          throw new Error('disk full');
+        }
+        return pipeline.ingest(items, hook);
+      },
+    };
+    const ingest = await KafkaIngest.start({
+      pipeline: failing,
+      metrics: new IngestMetrics(),
+      logger: silentLogger,
+      settings: {
+        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+        groupId: 'failing-test',
+        topics: [topic],
+        shard: { index: 0, count: 1 },
+        batchRows: 300,
+        batchBytes: 64 * 1024,
+        batchWaitMs: 0,
+        sessionTimeoutMs: 6000,
+      },
+    });
+    try {
+      await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify([...ingest.committedOffsets()].map(String)));
+    } finally {
+      await ingest.stop();
+    }
+    try {
+      expect(failures).toBe(2);
+      expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
     } finally {
       await store.close();
     }
   }, 90_000);
 });
+
