@@ -45,6 +45,7 @@ export class KafkaBatcher {
   private roomWaiters: Array<() => void> = [];
   private closed = false;
   private failures = 0;
+  private backingOff = false;
 
   constructor(
     private readonly writer: KafkaBatchWriter,
@@ -82,7 +83,7 @@ export class KafkaBatcher {
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
-    if (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes) this.wake?.();
+    if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
     this.running ??= this.loop().finally(() => {
       this.running = undefined;
     });
@@ -125,14 +126,7 @@ export class KafkaBatcher {
       const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
       const wait = (this.queue[0]?.queuedAt ?? 0) + this.limits.waitMs - performance.now();
       if (!full && wait > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = undefined;
+        await this.sleep(wait);
         continue;
       }
       const group = this.take();
@@ -159,7 +153,9 @@ export class KafkaBatcher {
   private async failed(chunks: readonly PartitionChunk[], error: unknown): Promise<void> {
     const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(this.failures++, 10));
     this.log.error({ err: error, partitions: chunks.map((c) => partitionKey(c.topic, c.partition)), retryInMs: delay }, 'Kafka batch failed; its partitions will be read again');
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    this.backingOff = true;
+    await this.sleep(delay);
+    this.backingOff = false;
     const from = this.drop();
     for (const { topic, partition, messages } of chunks) {
       const key = partitionKey(topic, partition);
@@ -168,6 +164,18 @@ export class KafkaBatcher {
       if (!queued || first < queued.offset) from.set(key, { topic, partition, offset: first });
     }
     this.events.dropped(from, error);
+  }
+
+  /** A pause that close(), or a full queue outside a backoff, cuts short. */
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
   }
 
   /**
