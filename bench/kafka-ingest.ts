@@ -2,14 +2,18 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 5000] [--produce-batch 1000]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 5000] [--batch-wait-ms 100] [--produce-batch 1000]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
  * broker's fixed 3 s join delay counts for neither. The file ingest of the
- * same events is printed too: it is what DuckDB alone can take.
+ * same events is printed too, with the ratio of the two.
+ *
+ * The test broker keeps only about 5 MB a partition and drops the oldest
+ * messages beyond it; the bench checks after producing that nothing was
+ * dropped, since a consumer waiting for events no longer there waits forever.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,14 +23,13 @@ import { pino } from 'pino';
 import { Store } from '../src/db/store.js';
 import { generateEvents } from '../src/generate/index.js';
 import { ingestFile } from '../src/ingest/file-source.js';
-import { KafkaIngest } from '../src/ingest/kafka-consumer.js';
+import { createProducer } from '../src/ingest/kafka-client.js';
+import { KafkaIngest } from '../src/ingest/kafka-ingest.js';
 import { produceLines } from '../src/ingest/kafka-produce.js';
-import { createProducer } from '../src/ingest/kafka-source.js';
 import { IngestMetrics } from '../src/ingest/metrics.js';
 import { buildPipeline } from '../src/app/pipeline.js';
 import { createLogger } from '../src/logger.js';
-import { startMockBroker } from '../test/helpers/kafka-broker.js';
-import { writeLines } from '../test/helpers/kafka-data.js';
+import { startMockBroker } from './mock-kafka-broker.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     months: { type: 'string', default: '3' },
     partitions: { type: 'string', default: '16' },
     'batch-rows': { type: 'string', default: '5000' },
+    'batch-wait-ms': { type: 'string', default: '100' },
     // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
     'produce-batch': { type: 'string', default: '1000' },
   },
@@ -43,6 +47,35 @@ const partitions = Number(args.partitions);
 const silent = createLogger('silent');
 const out = (line: string): boolean => process.stdout.write(`${line}\n`);
 const rate = (events: number, ms: number): string => `${Math.round(events / (ms / 1000)).toLocaleString('en-GB')} events/s`;
+const STALL_MS = 60_000;
+
+/** Waits for `done`, failing loudly when `progress` stops moving for a minute rather than hanging. */
+async function until(what: string, done: () => boolean, progress: () => bigint): Promise<void> {
+  let last = progress();
+  let movedAt = performance.now();
+  while (!done()) {
+    await new Promise((r) => setTimeout(r, 5));
+    const now = progress();
+    if (now !== last) [last, movedAt] = [now, performance.now()];
+    else if (performance.now() - movedAt > STALL_MS) throw new Error(`${what}: no progress for ${STALL_MS / 1000} s at ${now}`);
+  }
+}
+
+/** Partition ends after producing; the broker must still hold every message from offset 0. */
+async function topicEnds(bootstrap: string): Promise<bigint> {
+  const admin = new Kafka({ clientId: 'bench-admin', brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const offsets = await admin.fetchTopicOffsets(TOPIC);
+    const dropped = offsets.reduce((n, o) => n + Number(o.low), 0);
+    if (dropped > 0) {
+      throw new Error(`the test broker dropped the oldest ${dropped} events (it keeps about 5 MB a partition): use more --partitions or fewer --customers`);
+    }
+    return offsets.reduce((n, o) => n + BigInt(o.high), 0n);
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /** The bare baseline: a kafkajs group consumer whose eachBatch only counts. */
 async function bareKafkajs(bootstrap: string, expected: number): Promise<number> {
@@ -54,20 +87,19 @@ async function bareKafkajs(bootstrap: string, expected: number): Promise<number>
     assignedAt = performance.now();
   });
   let seen = 0;
-  const ms = await new Promise<number>((resolve) => {
-    void consumer.run({
-      eachBatch: async ({ batch }) => {
-        seen += batch.messages.length;
-        if (seen >= expected) resolve(performance.now() - assignedAt);
-      },
-    });
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      seen += batch.messages.length;
+    },
   });
+  await until('bare kafkajs consume', () => seen >= expected, () => BigInt(seen));
+  const ms = performance.now() - assignedAt;
   await consumer.disconnect();
   return ms;
 }
 
 /** Our consumer into a fresh DuckDB file; the start is read off its 'partitions assigned' log line. */
-async function afford(bootstrap: string, expected: number, dir: string, batchRows: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
+async function afford(bootstrap: string, expected: number, dir: string, batchRows: number, batchWaitMs: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
   let assignedAt = 0;
   const transactions: { rows: number; ms: number }[] = [];
   const sink = new Writable({
@@ -92,11 +124,12 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
       shard: { index: 0, count: 1 },
       batchRows,
       batchBytes: 1024 * 1024,
+      batchWaitMs,
       sessionTimeoutMs: 30_000,
     },
   });
   const total = () => [...ingest.committedOffsets().values()].reduce((a, b) => a + b, 0n);
-  while (total() < BigInt(expected)) await new Promise((r) => setTimeout(r, 5));
+  await until('afford Kafka ingest', () => total() >= BigInt(expected), total);
   const ms = performance.now() - assignedAt;
   await ingest.stop();
   await store.close();
@@ -105,7 +138,8 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
 }
 
 async function fileIngest(lines: readonly string[], dir: string, batchRows: number): Promise<number> {
-  const file = writeLines(dir, 'events.ndjson', lines);
+  const file = path.join(dir, 'events.ndjson');
+  writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
   const store = await Store.open(path.join(dir, 'file.duckdb'), silent);
   const started = performance.now();
   await ingestFile(buildPipeline(store, silent), file, { batchRows });
@@ -126,16 +160,20 @@ try {
   await produceLines(producer, lines, { topics: [TOPIC], batchMessages: Number(args['produce-batch']) });
   out(`afford produce:               ${rate(lines.length, performance.now() - produceStart)} (${args['produce-batch']} messages a request)`);
   await producer.close();
+  const ends = await topicEnds(broker.bootstrap);
+  if (ends !== BigInt(lines.length)) throw new Error(`produced ${lines.length} events but the topic holds ${ends}`);
 
   const batchRows = Number(args['batch-rows']);
+  const batchWaitMs = Number(args['batch-wait-ms']);
   const bare = await bareKafkajs(broker.bootstrap, lines.length);
   out(`bare kafkajs eachBatch:       ${rate(lines.length, bare)} (${(bare / 1000).toFixed(1)} s)`);
-  const ours = await afford(broker.bootstrap, lines.length, dir, batchRows);
+  const ours = await afford(broker.bootstrap, lines.length, dir, batchRows, batchWaitMs);
   out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
   out(`  ${ours.transactions} DuckDB transactions, ${Math.round(ours.rowsEach)} events and ${Math.round(ours.msEach)} ms each on average`);
   out(`ratio afford / bare kafkajs:  ${(bare / ours.ms).toFixed(3)}`);
   const file = await fileIngest(lines, dir, batchRows);
-  out(`for scale, afford ingest file of the same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s)`);
+  out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows)`);
+  out(`ratio afford Kafka / file:    ${(file / ours.ms).toFixed(3)}`);
 } finally {
   await broker.stop();
   rmSync(dir, { recursive: true, force: true });

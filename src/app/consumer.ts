@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { Store } from '../db/store.js';
-import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { KafkaIngest } from '../ingest/kafka-ingest.js';
 import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
 import { IngestMetrics } from '../ingest/metrics.js';
 import type { Logger } from '../logger.js';

@@ -4,7 +4,7 @@ import { startScheduler } from '../../jobs/scheduler.js';
 import { buildServer } from '../api/server.js';
 import type { Config } from '../config.js';
 import { Store } from '../db/store.js';
-import { KafkaIngest } from '../ingest/kafka-consumer.js';
+import { KafkaIngest } from '../ingest/kafka-ingest.js';
 import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
 import { IngestMetrics } from '../ingest/metrics.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { startConsumer } from '../app/consumer.js';
 import { produceFile } from '../ingest/kafka-produce.js';
 import { kafkaConnectionFromConfig } from '../ingest/kafka-settings.js';
-import { createProducer } from '../ingest/kafka-source.js';
+import { createProducer } from '../ingest/kafka-client.js';
 import { cliContext, terminalProgress } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';

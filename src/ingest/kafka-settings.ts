@@ -27,8 +27,10 @@ export interface KafkaIngestSettings {
   shard: Shard;
   /** Most events written in one DuckDB transaction. */
   batchRows: number;
-  /** Most bytes fetched per partition, and most message bytes in one DuckDB transaction. */
+  /** Most bytes fetched per partition; a transaction holds at most 16 times as many (and 16 MiB at least). */
   batchBytes: number;
+  /** Longest a message waits for others to join its transaction. */
+  batchWaitMs: number;
   /** How soon the group notices a worker that died without leaving. */
   sessionTimeoutMs: number;
 }
@@ -58,6 +60,7 @@ export function kafkaIngestSettingsFromConfig(config: Config): KafkaIngestSettin
     shard: config.AFFORD_SHARD,
     batchRows: config.AFFORD_INGEST_BATCH_ROWS,
     batchBytes: config.AFFORD_KAFKA_BATCH_BYTES,
+    batchWaitMs: config.AFFORD_KAFKA_BATCH_WAIT_MS,
     sessionTimeoutMs: config.AFFORD_KAFKA_SESSION_TIMEOUT_MS,
   };
 }

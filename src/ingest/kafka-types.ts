@@ -1,5 +1,5 @@
 /**
- * What the service needs of a Kafka client, in its own terms. kafka-source.ts
+ * What the service needs of a Kafka client, in its own terms. kafka-client.ts
  * implements it with kafkajs; nothing else knows which client is underneath.
  */
 
@@ -30,8 +30,6 @@ export interface BatchControl {
   isStale(): boolean;
   /** The client's fetch position moves past `offset`. */
   markDone(offset: string): void;
-  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
-  commitForLag(nextOffset: string): Promise<void>;
   seek(offset: string): void;
 }
 
@@ -50,6 +48,10 @@ export interface SourceHandlers {
 }
 
 export interface GroupConsumer {
+  /** Moves a partition's fetch position; the batches fetched before it are stale. */
+  seek(topic: string, partition: number, offset: string): void;
+  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
+  commitForLag(topic: string, partition: number, nextOffset: string): Promise<void>;
   /** Finishes the batch in hand, leaves the group and disconnects. */
   stop(): Promise<void>;
 }

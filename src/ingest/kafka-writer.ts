@@ -1,7 +1,8 @@
 import { LIMITS } from '../domain/event-limits.js';
 import type { Logger } from '../logger.js';
+import { errorCode } from '../domain/errors.js';
 import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
-import { partitionKey, saveOffset } from './kafka-offsets.js';
+import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
 import type { RawItem, SourceRef } from './types.js';
@@ -14,6 +15,16 @@ export interface PartitionChunk {
   topic: string;
   partition: number;
   messages: readonly SourceMessage[];
+  /** The partition's end when these were fetched, for the lag metric. */
+  highWatermark?: string;
+}
+
+/** What one write of several partitions' chunks came to. */
+export interface WriteOutcome {
+  committed: PartitionChunk[];
+  /** Chunks that could not be written, and why: the consumer reads them again later. */
+  failed: PartitionChunk[];
+  error?: unknown;
 }
 
 const keyText = (m: SourceMessage): string | null => (m.key === null ? null : m.key.toString('utf8'));
@@ -34,7 +45,9 @@ export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.mes
 /**
  * Writes Kafka messages into DuckDB: in one transaction, the rows, the dead
  * letters (table and DLQ topics) and the next offset of every partition
- * involved commit together or not at all.
+ * involved commit together or not at all. Every retry of a Kafka write lives
+ * here: an event the store rejects is isolated by the pipeline; a whole
+ * transaction that fails is tried again one partition at a time.
  */
 export class KafkaBatchWriter {
   private batchSeq = 0;
@@ -44,6 +57,34 @@ export class KafkaBatchWriter {
     private readonly dlq: DeadLetterPublisher,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * Commits chunks of distinct partitions together; when that fails as a
+   * whole, each chunk alone, so that a fault in one partition's chunk holds
+   * back only that partition. A DLQ that cannot be reached fails them all:
+   * trying them one by one would only wait on the brokers again.
+   */
+  async write(chunks: readonly PartitionChunk[]): Promise<WriteOutcome> {
+    let groupError: unknown;
+    try {
+      await this.commit(chunks);
+      return { committed: [...chunks], failed: [] };
+    } catch (err) {
+      if (errorCode(err) === 'DLQ_PUBLISH_FAILED' || chunks.length === 1) return { committed: [], failed: [...chunks], error: err };
+      groupError = err;
+    }
+    const outcome: WriteOutcome = { committed: [], failed: [], error: groupError };
+    for (const chunk of chunks) {
+      try {
+        await this.commit([chunk]);
+        outcome.committed.push(chunk);
+      } catch (err) {
+        outcome.failed.push(chunk);
+        outcome.error = err;
+      }
+    }
+    return outcome;
+  }
 
   /**
    * Commits chunks of any partitions in one transaction. An event the store
@@ -63,7 +104,7 @@ export class KafkaBatchWriter {
     }
     const started = performance.now();
     const result = await this.pipeline.ingest(items, async (conn, r) => {
-      for (const chunk of chunks) await saveOffset(conn, chunk.topic, chunk.partition, nextOffsetOf(chunk));
+      await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = byRef.get(`${partitionKey(d.ref.sourceRef, d.ref.partition ?? -1)}@${d.ref.offset}`);
         return message ? [{ topic: d.ref.sourceRef, partition: d.ref.partition ?? -1, message, reason: d.reason }] : [];

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createProducer } from '../../src/ingest/kafka-source.js';
+import { createProducer } from '../../src/ingest/kafka-client.js';
 import type { MessageProducer } from '../../src/ingest/kafka-types.js';
-import { startMockBroker, type MockBroker } from './kafka-broker.js';
+import { startMockBroker, type MockBroker } from '../../bench/mock-kafka-broker.js';
 import { brokerTopics, TOPICS } from './kafka-data.js';
 import { silentLogger } from './store.js';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/rows.js';
 import { Store } from '../../src/db/store.js';
-import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
+import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
@@ -32,6 +32,7 @@ async function consumeAll(store: Store, topic: string, groupId: string, end: num
       shard: { index: 0, count: 1 },
       batchRows: 7,
       batchBytes: 4 * 1024 * 1024,
+      batchWaitMs: 250,
       sessionTimeoutMs: 6000,
     },
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { redactDeadLetter } from '../../src/domain/redact.js';
 import { Store } from '../../src/db/store.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
-import { KafkaIngest } from '../../src/ingest/kafka-consumer.js';
+import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
@@ -41,6 +41,7 @@ function settings(groupId: string, topics: readonly string[], sessionTimeoutMs =
     shard: { index: 0, count: 1 },
     batchRows: 400,
     batchBytes: 1024 * 1024,
+    batchWaitMs: 250,
     sessionTimeoutMs,
   };
 }

@@ -2,12 +2,20 @@ import type { Logger } from '../logger.js';
 import { DeadLetterPublisher } from './dlq.js';
 import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
-import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-source.js';
+import { KafkaBatcher } from './kafka-batcher.js';
+import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
 import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { GroupCommitter } from './kafka-group-commit.js';
-import { KafkaBatchWriter, nextOffsetOf, type BatchIngester } from './kafka-writer.js';
+import { KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
+
+/**
+ * A transaction's byte limit: a full fetch of 16 partitions, and never below
+ * 16 MiB, so that rows, not bytes, bound transactions of ordinary events.
+ * The queue holds two transactions' worth.
+ */
+const TRANSACTION_PARTITIONS = 16;
+const TRANSACTION_BYTES_FLOOR = 16 * 1024 * 1024;
 
 export interface KafkaIngestDeps {
   pipeline: BatchIngester;
@@ -16,7 +24,7 @@ export interface KafkaIngestDeps {
   settings: KafkaIngestSettings;
 }
 
-/** Splits a fetched batch into DuckDB transactions bounded in rows and bytes. */
+/** Splits a fetched batch into chunks no larger than one transaction. */
 export function* boundedChunks(messages: readonly SourceMessage[], maxRows: number, maxBytes: number): Generator<SourceMessage[]> {
   let chunk: SourceMessage[] = [];
   let bytes = 0;
@@ -33,7 +41,7 @@ export function* boundedChunks(messages: readonly SourceMessage[], maxRows: numb
   if (chunk.length > 0) yield chunk;
 }
 
-/** Keeps the group membership alive while one long transaction runs. */
+/** Keeps the group membership alive while a batch waits for room behind a long transaction. */
 async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
     // A rebalance reported here is seen again by the heartbeat after the transaction, which acts on it.
@@ -51,15 +59,22 @@ async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): P
  * written in the same transaction as the rows; on every assignment the
  * consumer seeks there, whatever Kafka's committed offsets say. The commit to
  * Kafka afterwards only feeds lag monitoring.
+ *
+ * A fetched batch is queued in the batcher (kafka-batcher.ts) and the client
+ * fetches on while DuckDB writes; the client's position runs ahead of
+ * DuckDB's by at most the queue.
  */
 export class KafkaIngest {
   private readonly positions = new Map<string, bigint>();
+  /** Next offset to queue per partition: the end of what is queued, or DuckDB's position. */
+  private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
-  private readonly partitionTurns = new Map<string, Promise<void>>();
   private assigned = new Map<string, readonly number[]>();
   private consumer: GroupConsumer | undefined;
+  private stopping = false;
+  private closing: Promise<void> = Promise.resolve();
   private readonly log: Logger;
-  private readonly committer: GroupCommitter;
+  private readonly batcher: KafkaBatcher;
 
   private constructor(
     private readonly deps: KafkaIngestDeps,
@@ -70,7 +85,16 @@ export class KafkaIngest {
     // Batches are counted where every source's are: when they commit on the store.
     deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
-    this.committer = new GroupCommitter(writer, deps.settings.batchRows);
+    const { batchRows, batchBytes, batchWaitMs } = deps.settings;
+    const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs };
+    this.batcher = new KafkaBatcher(writer, limits, this.positions, {
+      committed: (chunk, next) => this.onCommitted(chunk, next),
+      dropped: (from) => {
+        this.queuedTo.clear();
+        this.soughtBack.clear();
+        for (const [key, { topic, partition, offset }] of from) this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
+      },
+    }, this.log);
   }
 
   /** Reads the stored offsets; joins no group yet, so that the service can hand out catchUpProbe() first. */
@@ -100,6 +124,7 @@ export class KafkaIngest {
         shard: `${settings.shard.index}/${settings.shard.count}`,
         batch_rows: settings.batchRows,
         batch_bytes: settings.batchBytes,
+        batch_wait_ms: settings.batchWaitMs,
       },
       'Kafka consumer starting',
     );
@@ -114,6 +139,11 @@ export class KafkaIngest {
   /** Next offset per partition as committed to DuckDB, keyed `topic#partition`. */
   committedOffsets(): ReadonlyMap<string, bigint> {
     return this.positions;
+  }
+
+  /** Next offset per partition as fetched: DuckDB's, or past it by what waits for the next transaction. */
+  fetchedOffsets(): ReadonlyMap<string, bigint> {
+    return new Map([...this.positions, ...this.queuedTo]);
   }
 
   /**
@@ -138,6 +168,10 @@ export class KafkaIngest {
   }
 
   async stop(): Promise<void> {
+    // The transaction in hand commits before the group hears that this worker leaves.
+    this.stopping = true;
+    this.closing = this.batcher.close();
+    await this.closing;
     await this.consumer?.stop();
     this.consumer = undefined;
     await this.producer.close();
@@ -155,6 +189,9 @@ export class KafkaIngest {
     }
     this.assigned = new Map(assignment);
     this.soughtBack.clear();
+    // Every partition is read again from DuckDB's position; what was queued from the old assignment is fetched anew.
+    this.batcher.drop();
+    this.queuedTo.clear();
     for (const [topic, partitions] of assignment) {
       for (const partition of partitions) {
         const stored = this.positions.get(partitionKey(topic, partition));
@@ -170,51 +207,53 @@ export class KafkaIngest {
   }
 
   /**
-   * One batch of a partition at a time, even across a rebalance: a batch of
-   * the new generation waits until the old one's transaction has committed,
-   * so that it filters against the offset that transaction stored.
+   * Queues a fetched batch and lets the client fetch on. A batch fetched
+   * before the queue was dropped (a rebalance, a failed write) is not queued:
+   * its partition is read again from DuckDB's position.
    */
-  private onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
-    const key = partitionKey(batch.topic, batch.partition);
-    const previous = this.partitionTurns.get(key) ?? Promise.resolve();
-    const turn = previous.catch(() => undefined).then(() => this.consumeBatch(batch, control));
-    this.partitionTurns.set(key, turn);
-    return turn;
-  }
-
-  private async consumeBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
+  private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
-    const stored = this.positions.get(key);
+    const generation = this.batcher.generation;
+    const expected = this.queuedTo.get(key) ?? this.positions.get(key);
     let messages = batch.messages;
-    if (stored !== undefined) {
+    if (expected !== undefined) {
       const fetched = BigInt(batch.fetchedOffset);
-      if (fetched > stored && !this.soughtBack.has(key)) {
+      if (fetched > expected && !this.soughtBack.has(key)) {
         // The client read from somewhere past what DuckDB holds: go back once, or events would be lost.
         this.soughtBack.add(key);
-        this.log.warn({ topic, partition, fetched: batch.fetchedOffset, stored: String(stored) }, 'fetch position is past the stored offset; seeking back');
-        control.seek(String(stored));
+        this.log.warn({ topic, partition, fetched: batch.fetchedOffset, stored: String(expected) }, 'fetch position is past the stored offset; seeking back');
+        control.seek(String(expected));
         return;
       }
-      if (fetched > stored) this.log.warn({ topic, partition, from: String(stored), to: batch.fetchedOffset }, 'offsets no longer on the broker were skipped');
-      if (BigInt(batch.highWatermark) < stored) {
-        this.log.warn({ topic, partition, high_watermark: batch.highWatermark, stored: String(stored) }, 'partition is shorter than the stored offset: was the topic recreated?');
+      if (fetched > expected) this.log.warn({ topic, partition, from: String(expected), to: batch.fetchedOffset }, 'offsets no longer on the broker were skipped');
+      if (BigInt(batch.highWatermark) < expected) {
+        this.log.warn({ topic, partition, high_watermark: batch.highWatermark, stored: String(expected) }, 'partition is shorter than the stored offset: was the topic recreated?');
       }
-      messages = messages.filter((m) => BigInt(m.offset) >= stored);
-      const last = batch.messages.at(-1);
-      if (messages.length === 0 && last) control.markDone(last.offset);
+      messages = messages.filter((m) => BigInt(m.offset) >= expected);
     }
+    const last = batch.messages.at(-1);
+    if (this.stopping) {
+      // Nothing more is queued; waiting here, rather than returning, keeps the client from fetching again meanwhile.
+      await withHeartbeats(control, () => this.closing);
+      return;
+    }
+    if (!last) return;
+    if (!this.batcher.hasRoom()) {
+      await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping));
+    }
+    if (generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
-      if (!control.isRunning() || control.isStale()) break;
-      const part = { topic, partition, messages: chunk };
-      await withHeartbeats(control, () => this.committer.submit(part));
-      const next = nextOffsetOf(part);
-      this.positions.set(key, next);
-      control.markDone((chunk.at(-1) as SourceMessage).offset);
-      this.recordPosition(topic, partition, next, batch.highWatermark);
-      await control.commitForLag(String(next));
-      await control.heartbeat();
+      this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark });
     }
+    if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
+    control.markDone(last.offset);
+  }
+
+  private onCommitted(chunk: PartitionChunk, next: bigint): void {
+    const { topic, partition } = chunk;
+    this.recordPosition(topic, partition, next, chunk.highWatermark ?? String(next));
+    void this.consumer?.commitForLag(topic, partition, String(next));
   }
 
   private recordPosition(topic: string, partition: number, next: bigint, highWatermark: string): void {

@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The test broker: librdkafka's mock cluster (a real Kafka protocol server)
- * in a child process on a loopback port, built from mock-broker.c with the
+ * in a child process on a loopback port, built from mock-kafka-broker.c with the
  * system C compiler. Missing tools fail the tests loudly: Kafka tests never
  * skip.
  */
 
-const SOURCE = fileURLToPath(new URL('./mock-broker.c', import.meta.url));
+const SOURCE = fileURLToPath(new URL('./mock-kafka-broker.c', import.meta.url));
 const HEADER = '/usr/include/librdkafka/rdkafka_mock.h';
 const INSTALL_HINT = 'run test/install-tools.sh (apt-get install kcat librdkafka-dev gcc)';
 

@@ -1,0 +1,210 @@
+import type { Logger } from '../logger.js';
+import { partitionKey } from './kafka-offsets.js';
+import type { SourceMessage } from './kafka-types.js';
+import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
+
+/** When a transaction starts: whichever limit is reached first. */
+export interface BatchLimits {
+  /** Most events in one transaction. */
+  rows: number;
+  /** Most message bytes in one transaction. */
+  bytes: number;
+  /** Longest an event waits for more to join its transaction. */
+  waitMs: number;
+}
+
+export interface BatcherEvents {
+  /** A chunk is in DuckDB, with `next` as its partition's stored offset. */
+  committed(chunk: PartitionChunk, next: bigint): void;
+  /** These chunks (failed, then all that were queued behind them) were dropped: their partitions must be read again from `from`. */
+  dropped(from: ReadonlyMap<string, { topic: string; partition: number; offset: bigint }>, error: unknown): void;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+const chunkBytes = (messages: readonly SourceMessage[]): number => messages.reduce((n, m) => n + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0);
+
+/**
+ * Gathers the chunks of every partition into DuckDB transactions bounded by
+ * rows, bytes and time, and writes them while the client goes on fetching:
+ * a backlog is written in large transactions, each paying the fixed cost of
+ * a commit once, and a steady stream waits at most `waitMs` (plus the
+ * transaction in hand) to be written. The queue holds at most two
+ * transactions' worth; the client waits for room, which bounds memory.
+ *
+ * `positions` is the truth of what DuckDB holds: messages below a
+ * partition's position are dropped just before each write, so a chunk
+ * fetched twice (a rebalance, a seek back) is written once.
+ */
+export class KafkaBatcher {
+  private queue: Array<PartitionChunk & { queuedAt: number }> = [];
+  private rows = 0;
+  private bytes = 0;
+  private generationNo = 0;
+  private running: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private roomWaiters: Array<() => void> = [];
+  private closed = false;
+  private failures = 0;
+  private backingOff = false;
+
+  constructor(
+    private readonly writer: KafkaBatchWriter,
+    private readonly limits: BatchLimits,
+    private readonly positions: Map<string, bigint>,
+    private readonly events: BatcherEvents,
+    private readonly log: Logger,
+  ) {}
+
+  /** Changes whenever the queue is dropped: a chunk fetched before then must not be queued after. */
+  get generation(): number {
+    return this.generationNo;
+  }
+
+  hasRoom(): boolean {
+    return this.rows < 2 * this.limits.rows && this.bytes < 2 * this.limits.bytes;
+  }
+
+  /** Resolves when there is room, the queue was dropped, or the batcher closed; `giveUp` is polled meanwhile. */
+  async waitForRoom(giveUp: () => boolean): Promise<void> {
+    const generation = this.generationNo;
+    while (!this.hasRoom() && !this.closed && generation === this.generationNo && !giveUp()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.roomWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  add(chunk: PartitionChunk): void {
+    if (this.closed || chunk.messages.length === 0) return;
+    this.queue.push({ ...chunk, queuedAt: performance.now() });
+    this.rows += chunk.messages.length;
+    this.bytes += chunkBytes(chunk.messages);
+    if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
+    this.running ??= this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Drops what is queued (not the transaction in hand); returns the first dropped offset per partition. */
+  drop(): Map<string, { topic: string; partition: number; offset: bigint }> {
+    const from = new Map<string, { topic: string; partition: number; offset: bigint }>();
+    for (const { topic, partition, messages } of this.queue) {
+      const key = partitionKey(topic, partition);
+      const first = messages[0];
+      if (first && !from.has(key)) from.set(key, { topic, partition, offset: BigInt(first.offset) });
+    }
+    this.queue = [];
+    this.rows = 0;
+    this.bytes = 0;
+    this.generationNo++;
+    this.notifyRoom();
+    return from;
+  }
+
+  /** Finishes the transaction in hand and drops the rest, which the next start reads again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.drop();
+    this.wake?.();
+    await this.running;
+  }
+
+  private notifyRoom(): void {
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async loop(): Promise<void> {
+    // One turn of the event loop lets the other partitions' batches of the same fetch join the first transaction.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (!this.closed && this.queue.length > 0) {
+      const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
+      const wait = (this.queue[0]?.queuedAt ?? 0) + this.limits.waitMs - performance.now();
+      if (!full && wait > 0) {
+        await this.sleep(wait);
+        continue;
+      }
+      const group = this.take();
+      if (group.length === 0) continue;
+      const outcome = await this.writer.write(group);
+      for (const chunk of outcome.committed) {
+        const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
+        this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
+        this.events.committed(chunk, next);
+      }
+      if (outcome.failed.length === 0) {
+        this.failures = 0;
+        continue;
+      }
+      await this.failed(outcome.failed, outcome.error);
+    }
+  }
+
+  /**
+   * The failed chunks and everything queued behind them are dropped, after a
+   * growing pause, and their partitions read again: the store or the DLQ may
+   * be back by then, and a partition never commits past a chunk it lacks.
+   */
+  private async failed(chunks: readonly PartitionChunk[], error: unknown): Promise<void> {
+    const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(this.failures++, 10));
+    this.log.error({ err: error, partitions: chunks.map((c) => partitionKey(c.topic, c.partition)), retryInMs: delay }, 'Kafka batch failed; its partitions will be read again');
+    this.backingOff = true;
+    await this.sleep(delay);
+    this.backingOff = false;
+    const from = this.drop();
+    for (const { topic, partition, messages } of chunks) {
+      const key = partitionKey(topic, partition);
+      const first = BigInt((messages[0] as SourceMessage).offset);
+      const queued = from.get(key);
+      if (!queued || first < queued.offset) from.set(key, { topic, partition, offset: first });
+    }
+    this.events.dropped(from, error);
+  }
+
+  /** A pause that close(), or a full queue outside a backoff, cuts short. */
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
+  }
+
+  /**
+   * The next transaction: chunks from the front of the queue up to the
+   * limits (the first one always), merged per partition and stripped of
+   * what DuckDB already holds.
+   */
+  private take(): PartitionChunk[] {
+    const merged = new Map<string, { topic: string; partition: number; messages: SourceMessage[]; highWatermark?: string }>();
+    let rows = 0;
+    let bytes = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0] as PartitionChunk & { queuedAt: number };
+      const size = chunkBytes(next.messages);
+      if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) break;
+      this.queue.shift();
+      rows += next.messages.length;
+      bytes += size;
+      const key = partitionKey(next.topic, next.partition);
+      const stored = this.positions.get(key);
+      const fresh = stored === undefined ? next.messages : next.messages.filter((m) => BigInt(m.offset) >= stored);
+      const entry = merged.get(key) ?? { topic: next.topic, partition: next.partition, messages: [] };
+      entry.messages.push(...fresh);
+      entry.highWatermark = next.highWatermark;
+      merged.set(key, entry);
+    }
+    this.rows -= rows;
+    this.bytes -= bytes;
+    this.notifyRoom();
+    return [...merged.values()].filter((c) => c.messages.length > 0);
+  }
+}

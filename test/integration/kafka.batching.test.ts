@@ -1,0 +1,145 @@
+import { mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/db/store.js';
+import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
+import { produceLines } from '../../src/ingest/kafka-produce.js';
+import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
+import { IngestMetrics } from '../../src/ingest/metrics.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
+import { useKafkaFixture } from '../helpers/kafka-fixture.js';
+import { endOffsets, generated, referenceSnapshot, snapshot } from '../helpers/kafka-data.js';
+import { silentLogger } from '../helpers/store.js';
+
+const TOPIC = 'afford.batching-test.v1';
+const FAILING_TOPIC = 'afford.failing-test.v1';
+const PARTITIONS = 16;
+
+const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1 });
+
+/** Resolves when `done` holds, checking every 50 ms; fails after a minute, with `state` in the message. */
+async function until(done: () => boolean, state: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${state()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Kafka batching', () => {
+  it('fetches on while a transaction runs, and writes all it fetched meanwhile, from many fetches and partitions, in the next one', async () => {
+    const { lines } = generated({ customers: 40, months: 1, seed: 23, faults: true, endMonth: '2024-06' });
+    // Sends of 5 make record batches of a few kilobytes: with 16 KB fetched per partition, each partition takes several fetches.
+    await produceLines(kafka.producer(), lines, { topics: [TOPIC], batchMessages: 5 });
+    const ends = await endOffsets(kafka.broker.bootstrap, [TOPIC]);
+    expect(ends.size).toBe(PARTITIONS);
+
+    const store = await Store.open(path.join(kafka.dir, 'batching.duckdb'), silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    // The first transaction waits until the test lets it go.
+    const held: BatchIngester = {
+      store,
+      ingest: async (items, hook) => {
+        if (calls++ === 0) await gate;
+        return pipeline.ingest(items, hook);
+      },
+    };
+    const committed: Array<{ rows: number; partitions: number }> = [];
+    const capture = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = JSON.parse(chunk.toString('utf8')) as { msg: string; rows?: number; offsets?: Record<string, string> };
+        if (line.msg === 'Kafka batch committed') committed.push({ rows: line.rows ?? 0, partitions: Object.keys(line.offsets ?? {}).length });
+        done();
+      },
+    });
+    const ingest = await KafkaIngest.start({
+      pipeline: held,
+      metrics: new IngestMetrics(),
+      logger: pino({ level: 'info' }, capture),
+      settings: {
+        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+        groupId: 'batching-test',
+        topics: [TOPIC],
+        shard: { index: 0, count: 1 },
+        batchRows: 100_000,
+        batchBytes: 16 * 1024,
+        batchWaitMs: 0,
+        sessionTimeoutMs: 6000,
+      },
+    });
+    const show = (m: ReadonlyMap<string, bigint>) => JSON.stringify([...m].map(([k, v]) => `${k}@${v}`));
+    try {
+      await until(() => calls === 1 && [...ends].every(([k, end]) => (ingest.fetchedOffsets().get(k) ?? 0n) === end), () => show(ingest.fetchedOffsets()));
+      expect(committed).toEqual([]);
+      release();
+      await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => show(ingest.committedOffsets()));
+    } finally {
+      release();
+      await ingest.stop();
+    }
+    try {
+      // The first transaction took what the first fetch brought; the second, all the rest, of dozens of fetches and most partitions.
+      expect(committed).toHaveLength(2);
+      expect(committed[1]?.partitions).toBeGreaterThanOrEqual(PARTITIONS / 2);
+      expect((committed[0]?.rows ?? 0) + (committed[1]?.rows ?? 0)).toBe(lines.length);
+      expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+
+  it('reads a failed transaction\'s partitions again and ends exact, each event once', async () => {
+    const topic = FAILING_TOPIC;
+    const { lines } = generated({ customers: 12, months: 1, seed: 29, faults: true, endMonth: '2024-06' });
+    await produceLines(kafka.producer(), lines, { topics: [topic], batchMessages: 20 });
+    const ends = await endOffsets(kafka.broker.bootstrap, [topic]);
+    const store = await Store.open(path.join(kafka.dir, 'failing.duckdb'), silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
+    let failures = 0;
+    // The store fails the first two transactions as a whole, as a full disk would.
+    const failing: BatchIngester = {
+      store,
+      ingest: async (items, hook) => {
+        if (failures < 2) {
+          failures++;
+          throw new Error('disk full');
+        }
+        return pipeline.ingest(items, hook);
+      },
+    };
+    const ingest = await KafkaIngest.start({
+      pipeline: failing,
+      metrics: new IngestMetrics(),
+      logger: silentLogger,
+      settings: {
+        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+        groupId: 'failing-test',
+        topics: [topic],
+        shard: { index: 0, count: 1 },
+        batchRows: 300,
+        batchBytes: 64 * 1024,
+        batchWaitMs: 0,
+        sessionTimeoutMs: 6000,
+      },
+    });
+    try {
+      await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify([...ingest.committedOffsets()].map(String)));
+    } finally {
+      await ingest.stop();
+    }
+    try {
+      expect(failures).toBe(2);
+      expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+});
+
