@@ -148,8 +148,9 @@ CREATE TABLE job_runs (
     detail       JSON
 );
 
--- The monthly totals as they follow from the transactions. Ingest
--- re-materialises touched months from it; the rebuild job compares against it.
+-- The monthly totals as they follow from the transactions, for the rebuild
+-- job to compare against. Migration 007 redefines it through the one formula
+-- (monthly_totals_of) that ingest also uses.
 CREATE VIEW monthly_category_totals_computed AS
 SELECT customer_id, account_id, month, currency, category_l1, category_l2,
        credit_debit_indicator AS direction,

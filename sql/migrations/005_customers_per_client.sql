@@ -146,8 +146,9 @@ ALTER TABLE monthly_category_totals_new RENAME TO monthly_category_totals;
 DROP TABLE customers;
 ALTER TABLE customers_new RENAME TO customers;
 
--- The monthly totals as they follow from the transactions. Ingest
--- re-materialises touched months from it; the rebuild job compares against it.
+-- The monthly totals as they follow from the transactions, for the rebuild
+-- job to compare against. Migration 007 redefines it through the one formula
+-- (monthly_totals_of) that ingest also uses.
 CREATE VIEW monthly_category_totals_computed AS
 SELECT client_id, customer_id, account_id, month, currency, category_l1, category_l2,
        credit_debit_indicator AS direction,
