@@ -1,6 +1,7 @@
 import type { Store } from '../db/store.js';
 import { queryFile } from '../db/script.js';
-import { isoFromDb, type Columns } from '../db/rows.js';
+import { isoFromDb } from '../domain/timestamps.js';
+import { type Columns } from '../db/rows.js';
 
 /** An API client: a tenant that calls the read API. Only a hash of its secret is kept. */
 export interface ApiClient {

@@ -78,5 +78,3 @@ export async function execute(conn: DuckDBConnection, sql: string, params?: Para
   await conn.run(sql, params);
 }
 
-// Timestamp text is converted in one place; these names stay for the modules that import them from here.
-export { dbFromIso, isoFromDb } from '../domain/timestamps.js';

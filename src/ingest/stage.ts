@@ -1,6 +1,6 @@
 import { DuckDBDataChunkWriter, JSToDuckDBValueConverter, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import type { IngestEvent } from '../domain/events.js';
-import { dbFromIso } from '../db/rows.js';
+import { dbFromIso } from '../domain/timestamps.js';
 import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
-import { dbFromIso } from '../db/rows.js';
+import { dbFromIso, msFromDb } from '../domain/timestamps.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
@@ -58,7 +58,7 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
     event_id: 'text',
   });
   for (const r of rows) {
-    tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: Date.parse(`${r.occurred_at.replace(' ', 'T')}Z`), eventId: r.event_id });
+    tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: msFromDb(r.occurred_at), eventId: r.event_id });
   }
   const handled = new Set(
     sideEffectIds.length

@@ -1,5 +1,5 @@
 import { monthStartDate } from '../domain/months.js';
-import { dbFromIso } from '../db/rows.js';
+import { dbFromIso } from '../domain/timestamps.js';
 import { runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import type { AffordabilityReport } from './report-model.js';

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { z } from 'zod';
-import { isoFromDb } from '../db/rows.js';
+import { isoFromDb } from '../domain/timestamps.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';

@@ -1,5 +1,5 @@
 import { listValue } from '@duckdb/node-api';
-import { isoFromDb } from '../db/rows.js';
+import { isoFromDb } from '../domain/timestamps.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';

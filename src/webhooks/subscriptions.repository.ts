@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { listValue } from '@duckdb/node-api';
 import { z } from 'zod';
-import { isoFromDb, type Columns } from '../db/rows.js';
+import { isoFromDb } from '../domain/timestamps.js';
+import { type Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from '../domain/timestamps.js';

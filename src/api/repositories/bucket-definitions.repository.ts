@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { bucketDefinitionBodySchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
-import { dbFromIso, isoFromDb } from '../../db/rows.js';
+import { dbFromIso, isoFromDb } from '../../domain/timestamps.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';

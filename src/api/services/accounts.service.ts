@@ -1,4 +1,4 @@
-import { isoFromDb } from '../../db/rows.js';
+import { isoFromDb } from '../../domain/timestamps.js';
 import type { CustomerRef } from '../auth/context.js';
 import type { AccountsRepository, BalanceRow } from '../repositories/accounts.repository.js';
 import type { AccountOut, AccountsQuery } from '../schemas/accounts.schemas.js';

@@ -1,4 +1,4 @@
-import { isoFromDb } from '../../db/rows.js';
+import { isoFromDb } from '../../domain/timestamps.js';
 import type { TransactionRow } from '../repositories/transactions.repository.js';
 import type { TransactionOut } from '../schemas/transactions.schemas.js';
 
