@@ -68,13 +68,3 @@ export async function queryRows<T>(conn: DuckDBConnection, sql: string, params?:
   return reader.getRowObjectsJson() as T[] | Row[];
 }
 
-/** The first typed row, or undefined: checked as queryRows checks. */
-export async function queryOne<T>(conn: DuckDBConnection, sql: string, params: Params | undefined, columns: Columns<T>, label?: string): Promise<T | undefined> {
-  const rows = await queryRows<T>(conn, sql, params, columns, label);
-  return rows[0];
-}
-
-export async function execute(conn: DuckDBConnection, sql: string, params?: Params): Promise<void> {
-  await conn.run(sql, params);
-}
-

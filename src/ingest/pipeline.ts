@@ -28,8 +28,8 @@ export function onEveryCommit(store: Store, listener: CommitListener): void {
   storeListeners.set(store, [...(storeListeners.get(store) ?? []), listener]);
 }
 
-/** More events than this rejected by the store in one batch means the store is at fault, not the events. */
-export const MAX_REJECTED_PER_BATCH = 10;
+/** More events than this rejected by the store one after another, none accepted between them, means the store is at fault, not the events. */
+const MAX_REJECTED_IN_A_ROW = 10;
 
 /**
  * What every pipeline is built with. Ingest cannot import the webhooks layer,
@@ -72,7 +72,7 @@ export class IngestPipeline {
   async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     let prepared = prepareItems(items);
     const started = Date.now();
-    let rejected = 0;
+    let rejectedInARow = 0;
     let knownGood = 0;
     for (;;) {
       try {
@@ -85,10 +85,11 @@ export class IngestPipeline {
         for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
         return result;
       } catch (err) {
-        if (rejected >= MAX_REJECTED_PER_BATCH) throw err;
         const found = await isolateRejected(prepared, knownGood, (prefix) => this.trial(prefix));
         if (!found) throw err;
-        rejected++;
+        // Rejections with accepted events between them are the events' fault, however many; a run of them is the store's.
+        rejectedInARow = found.index === knownGood ? rejectedInARow + 1 : 1;
+        if (rejectedInARow > MAX_REJECTED_IN_A_ROW) throw err;
         const item = prepared[found.index] as PreparedItem;
         this.logger.warn({ err: found.error, ref: item.ref }, 'the store rejected an event; it goes to the dead letters');
         prepared = prepared.map((p, i) => (i === found.index ? { kind: 'dead', raw: p.raw, reason: storeRejectionReason(found.error), ref: p.ref } : p));

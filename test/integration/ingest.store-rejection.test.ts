@@ -62,6 +62,32 @@ describe('an event the store rejects after validation', () => {
   });
 });
 
+describe('many events the store rejects in one batch', () => {
+  it('are each dead-lettered when accepted events lie between them, and the batch goes in', async () => {
+    const ctx = await tempStore();
+    try {
+      const file = path.join(ctx.dir, 'events.ndjson');
+      const writeFile = async (lines: string[]) => {
+        writeFileSync(file, `${lines.join('\n')}\n`);
+        return ingestFile(ctx.pipeline, file, { batchRows: 1000 });
+      };
+      await poisonApril(ctx.store, writeFile);
+      // 15 rejected events (cust-1, April), each followed by an accepted one (cust-2, March): more than any run limit.
+      const lines = Array.from({ length: 30 }, (_, i) =>
+        i % 2 === 0 ? event(i + 1, 'cust-1', salary(`tx-${i + 1}`, '2024-04')) : event(i + 1, 'cust-2', salary(`tx-${i + 1}`, '2024-03')),
+      );
+      const summary = await writeFile(lines);
+      expect(summary).toMatchObject({ read: 30, inserted: 15, deadLetters: 15 });
+      const dead = await rows<{ line_number: string }>(ctx.store, 'SELECT line_number FROM dead_letters ORDER BY line_number::INTEGER');
+      expect(dead.map((d) => Number(d.line_number))).toEqual(Array.from({ length: 15 }, (_, i) => 2 * i + 1));
+      const march = await rows(ctx.store, "SELECT customer_id, total::VARCHAR AS total, transaction_count FROM monthly_category_totals WHERE month = DATE '2024-03-01'");
+      expect(march).toEqual([{ customer_id: 'cust-2', total: '75.00', transaction_count: 15 }]);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});
+
 describe('POST /v2/ingest/transactions with an event the store rejects', () => {
   it('answers 202 with the task, which counts the event as rejected; the others are stored', async () => {
     const db = tempDbPath();
