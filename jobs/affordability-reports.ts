@@ -5,7 +5,8 @@ import { saveReports, type ArchivedReport } from '../src/reports/report-archive.
 import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { renderReportPdf } from '../src/reports/report-pdf.js';
-import { listCustomers, readReportRows, reportKey, type CustomerKey, type KeyedRange } from '../src/reports/report-repository.js';
+import type { CustomerRef } from '../src/domain/customer-ref.js';
+import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -64,7 +65,7 @@ function safeDecode(name: string): string | undefined {
  * Removes the PDFs of customers the store no longer has (deleted since an
  * earlier run), in every range folder: their data must not outlive them here.
  */
-async function pruneDeletedCustomers(dir: string, customers: readonly CustomerKey[]): Promise<number> {
+async function pruneDeletedCustomers(dir: string, customers: readonly CustomerRef[]): Promise<number> {
   const keys = new Set(customers.map(reportKey));
   const ids = new Set(customers.map((c) => c.customerId));
   let removed = 0;
@@ -108,7 +109,7 @@ interface RunState {
  * the PDFs written. Chunks bound the memory a run needs, whatever the
  * number of customers.
  */
-async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerKey[]): Promise<void> {
+async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerRef[]): Promise<void> {
   const log = ctx.logger.child({ job: 'affordability-reports' });
   let started = Date.now();
   let byCustomer: Awaited<ReturnType<typeof readReportRows>>;

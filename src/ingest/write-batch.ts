@@ -7,6 +7,7 @@ import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
 import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
+import { customerKey } from '../domain/customer-ref.js';
 
 interface Version {
   occurredAt: number;
@@ -34,7 +35,6 @@ function tally(result: BatchResult, type: EventType, applied: number, skipped: n
 }
 
 /** A customer is (client, customer id): two clients may use the same customer id. */
-const customerKey = (clientId: string, customerId: string): string => JSON.stringify([clientId, customerId]);
 
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {

@@ -7,6 +7,7 @@ import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type FigureName } from './report-model.js';
+import { customerKey, type CustomerRef } from '../domain/customer-ref.js';
 
 /**
  * The SQL side of the report: sql/queries/reports/*.sql, run for one
@@ -57,17 +58,11 @@ export interface KeyedRange {
   range: MonthRange;
 }
 
-/** A customer is identified by its client and its id. */
-export interface CustomerKey {
-  clientId: string;
-  customerId: string;
-}
-
-/** The key of a customer in the maps below: two clients may use the same customer id. */
-export const reportKey = (c: CustomerKey): string => JSON.stringify([c.clientId, c.customerId]);
+/** The key of a customer in the maps below. */
+export const reportKey = (c: CustomerRef): string => customerKey(c.clientId, c.customerId);
 
 export interface ReportScope {
-  customers: readonly CustomerKey[];
+  customers: readonly CustomerRef[];
   ranges: readonly KeyedRange[];
   accountIds?: readonly string[];
   currency: string;
@@ -114,7 +109,7 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
 }
 
 /** Every customer, in order: the nightly job's work list. */
-export async function listCustomers(store: Store): Promise<CustomerKey[]> {
+export async function listCustomers(store: Store): Promise<CustomerRef[]> {
   const rows = await store.read((conn) => queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/reports/customer-ids', {}, { client_id: 'text', customer_id: 'text' }));
   return rows.map((r) => ({ clientId: r.client_id, customerId: r.customer_id }));
 }
@@ -136,7 +131,7 @@ export async function readReportRows(store: Store, scope: ReportScope): Promise<
 }
 
 /** The requested account ids that are not the customer's (neither in accounts nor in transactions). */
-export async function findForeignAccounts(store: Store, customer: CustomerKey, accountIds: readonly string[]): Promise<string[]> {
+export async function findForeignAccounts(store: Store, customer: CustomerRef, accountIds: readonly string[]): Promise<string[]> {
   if (accountIds.length === 0) return [];
   const rows = await store.read((conn) =>
     queryFile<{ account_id: string }>(conn, 'queries/reports/foreign-accounts', {

@@ -1,4 +1,5 @@
 import { apiError } from '../errors.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 
 /** Who a request acts for, once authenticated. */
 export interface AuthContext {
@@ -7,11 +8,6 @@ export interface AuthContext {
   customerId?: string;
 }
 
-/** A customer is identified by its client and its id: two clients may use the same customer id. */
-export interface CustomerRef {
-  clientId: string;
-  customerId: string;
-}
 
 /** How much a route asks of the caller. */
 export type AuthLevel = 'none' | 'client' | 'customer';

@@ -1,7 +1,7 @@
 import { readSnapshot } from '../../db/read-snapshot.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 import type { Columns } from '../../db/rows.js';
 
 export interface AccountFilter {

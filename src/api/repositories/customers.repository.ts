@@ -1,6 +1,6 @@
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 
 export interface CustomerRecord {
   customerId: string;

@@ -1,7 +1,7 @@
 import { monthStartDate, type MonthRange } from '../../domain/months.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 
 /** One row of the monthly totals, already mapped onto a bucket pair. */
 export interface TotalsCell {

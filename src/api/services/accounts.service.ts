@@ -1,5 +1,5 @@
 import { isoFromDb } from '../../domain/timestamps.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 import type { AccountsRepository, BalanceRow } from '../repositories/accounts.repository.js';
 import type { AccountOut, AccountsQuery } from '../schemas/accounts.schemas.js';
 

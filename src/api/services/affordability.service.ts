@@ -4,7 +4,7 @@ import type { AffordabilityReport } from '../../reports/report-model.js';
 import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport } from '../../reports/report-service.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
 import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';

@@ -2,7 +2,7 @@ import { systemClock, type Clock } from '../../domain/clock.js';
 import { addMonths, firstInstant, lastInstant, monthCount, monthOf, monthsIn, type MonthRange } from '../../domain/months.js';
 import { money, monthlyAverage, populationVariance, sumAmounts } from '../../domain/money.js';
 import { UK_V2, type CategoryLabel } from '../../domain/taxonomy.js';
-import type { CustomerRef } from '../auth/context.js';
+import type { CustomerRef } from '../../domain/customer-ref.js';
 import { validationError } from '../errors.js';
 import type { CategoryMonthRow, MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import type { CategoryTotalsEntryOut, CategoryTotalsQuery, CurrencyTotalOut } from '../schemas/category-totals.schemas.js';
