@@ -47,7 +47,7 @@ export function openApiDocument(docs: readonly RouteDoc[]): JsonObject {
   responses.add(clientErrorOut, { id: 'ClientError' });
   responses.add(serverErrorOut, { id: 'ServerError' });
   for (const d of docs) {
-    if (!responses.has(d.response)) responses.add(d.response, { id: `${d.operationId}_response` });
+    if (d.successStatus !== 204 && !responses.has(d.response)) responses.add(d.response, { id: `${d.operationId}_response` });
     if (d.body && !bodies.has(d.body)) bodies.add(d.body, { id: `${d.operationId}_body` });
   }
   const uri = (id: string) => `#/components/schemas/${id}`;
@@ -65,10 +65,10 @@ export function openApiDocument(docs: readonly RouteDoc[]): JsonObject {
       tags: [d.tag],
       parameters: [...parametersOf(d.params, 'path'), ...parametersOf(d.query, 'query'), ...headers],
       responses: {
-        [String(d.successStatus)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: { $ref: uri(responses.get(d.response)?.id ?? '') } } },
-        },
+        [String(d.successStatus)]:
+          d.successStatus === 204
+            ? { description: 'No content' }
+            : { description: 'Success', content: { 'application/json': { schema: { $ref: uri(responses.get(d.response)?.id ?? '') } } } },
         ...ERROR_RESPONSES,
       },
       security: d.auth === 'none' ? [] : [{ bearerAuth: [] }],

@@ -39,7 +39,7 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   params?: P;
   query?: Q;
   body?: B;
-  /** Documents the success body, and types what the handler may return. */
+  /** Documents the success body, and types what the handler may return (z.undefined() with successStatus 204). */
   response: R;
   successStatus?: number;
   /** Content types other than JSON (the OpenAPI document only). */
@@ -123,6 +123,8 @@ export class Router {
           reply,
         };
         const result = await spec.handler(input);
+        // 204 No Content: the reference's answer to a replace or a delete, with no body at all.
+        if (successStatus === 204) return reply.code(204).send();
         reply.code(successStatus);
         return result;
       },

@@ -1,0 +1,37 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+
+/**
+ * What a client written for the reference API relies on in afford's answers,
+ * operation by operation: the fields it requires, their types, where null is
+ * allowed and which patterns hold. These are our own schemas, written from
+ * the reference's published description; extra fields are allowed (a client
+ * ignores what it does not know), missing or mistyped ones are not.
+ *
+ * The operation ids that docs/interface.md names are afford's, so these shapes
+ * take any operation_id; the tests check the id separately.
+ */
+
+/** The reference's slug: names of definitions, buckets and categories. */
+const slug = z.string().regex(/^[A-Za-z0-9_-]*$/, 'must be a slug');
+const instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 timestamp');
+const money = z.object({ value: z.string().regex(/^-?\d+\.\d{2}$/), currency: z.string().regex(/^[A-Z]{3}$/) });
+const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, metadata: M) => z.object({ operation_id: z.string(), data, metadata });
+
+const criterion = z.object({ bucket_l2: slug, category_l1: slug, category_l2: slug, additional_data: z.record(z.string(), z.unknown()).optional() });
+const bucketGroup = z.object({ bucket_l1: slug, criteria: z.array(criterion), additional_data: z.record(z.string(), z.unknown()).optional() });
+const bucketDefinition = z.object({ bucket_id: z.string(), name: slug, categorisation_model: z.string(), buckets: z.array(bucketGroup) });
+
+export const REFERENCE = {
+  bucketDetail: envelope(bucketDefinition, z.object({}).passthrough()),
+  bucketList: envelope(z.array(bucketDefinition.extend({ buckets: z.array(slug) })), z.object({}).passthrough()),
+} as const;
+
+export { instant as referenceInstant, money as referenceMoney, slug as referenceSlug };
+
+/** Fails with every place where `body` departs from the reference's shape. */
+export function expectReferenceShape<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) expect.fail(`does not match the reference's shape: ${JSON.stringify(parsed.error.issues.slice(0, 8))}`);
+  return parsed.data;
+}
