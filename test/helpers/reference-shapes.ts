@@ -22,7 +22,19 @@ const criterion = z.object({ bucket_l2: slug, category_l1: slug, category_l2: sl
 const bucketGroup = z.object({ bucket_l1: slug, criteria: z.array(criterion), additional_data: z.record(z.string(), z.unknown()).optional() });
 const bucketDefinition = z.object({ bucket_id: z.string(), name: slug, categorisation_model: z.string(), buckets: z.array(bucketGroup) });
 
+const taskStatus = z.enum(['Pending', 'Completed', 'Failed']);
+const refreshTask = z.object({
+  task_id: z.string(),
+  provider: z.string(),
+  status: taskStatus,
+  result: z.string().optional(),
+  reconnect_required: z.boolean().optional(),
+  step: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  text: z.enum(['Fetching access token', 'Fetching accounts', 'Fetching balances and transactions', 'Completed']),
+});
+
 export const REFERENCE = {
+  refreshTask: envelope(refreshTask, z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus.optional() })),
   bucketDetail: envelope(bucketDefinition, z.object({}).passthrough()),
   bucketList: envelope(z.array(bucketDefinition.extend({ buckets: z.array(slug) })), z.object({}).passthrough()),
 } as const;
