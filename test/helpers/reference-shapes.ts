@@ -33,7 +33,33 @@ const refreshTask = z.object({
   text: z.enum(['Fetching access token', 'Fetching accounts', 'Fetching balances and transactions', 'Completed']),
 });
 
+const applicant = z.object({ first_name: z.string(), last_name: z.string() });
+const customerApplication = z.object({
+  application_id: z.string(),
+  customer_id: z.string(),
+  creation_date: instant,
+  /** Required, never null: empty when no date is set. */
+  deletion_date: z.union([instant, z.literal('')]),
+  accounts_connected: z.number().int(),
+  financial_data_consent: z.literal('one_time'),
+  initiator_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  primary_applicant: applicant,
+  secondary_applicants: z.array(applicant),
+  review_status: z.string(),
+  customer_link: z
+    .object({ created_at: instant, url: z.string(), finished_connecting_accounts: z.boolean(), expired: z.boolean(), status: z.enum(['requested', 'in_progress', 'completed', 'expired']) })
+    .nullable()
+    .optional(),
+});
+const applicationMetadata = z.object({
+  timezone: z.string(),
+  date_range_end: z.enum(['latest_calendar_month', 'latest_date']),
+  date_ranges: z.array(z.object({ from: instant, to: instant, duration: z.string().regex(/^P\d+[MD]$/) })),
+});
+
 export const REFERENCE = {
+  customerApplication: envelope(customerApplication, applicationMetadata),
   refreshTask: envelope(refreshTask, z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus.optional() })),
   bucketDetail: envelope(bucketDefinition, z.object({}).passthrough()),
   bucketList: envelope(z.array(bucketDefinition.extend({ buckets: z.array(slug) })), z.object({}).passthrough()),
