@@ -192,6 +192,7 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
 
 async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
   await runScript(conn, 'queries/ingest/apply-transactions');
+  await runScript(conn, 'queries/ingest/record-deletions');
   const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes', {}, { ...COUNT_COLUMNS, staged_upserts: 'number', staged_deletes: 'number' });
   if (tx) {
     result.inserted += tx.inserted;

@@ -58,7 +58,28 @@ const applicationMetadata = z.object({
   date_ranges: z.array(z.object({ from: instant, to: instant, duration: z.string().regex(/^P\d+[MD]$/) })),
 });
 
+const category = z.object({ slug: z.string(), confidence: z.string().optional() });
+const transaction = z.object({
+  transaction_id: z.string(),
+  account_id: z.string(),
+  description: z.string(),
+  amount: money,
+  credit_debit_indicator: z.enum(['credit', 'debit']),
+  status: z.enum(['booked', 'pending', 'declined']),
+  date_time: instant,
+  suggested_description: z.string(),
+  enrichments: z.object({ categories: z.object({ l1: category, l2: category }).optional() }).optional(),
+  tags: z.array(z.string()).optional(),
+});
+const transactionsMetadata = z.object({
+  results: z.number().int(),
+  next_page_token: z.string().optional(),
+  updated_after: z.string().optional(),
+  deleted: z.array(z.object({ transaction_id: z.string(), at: z.string() })).optional(),
+});
+
 export const REFERENCE = {
+  transactions: envelope(z.array(transaction), transactionsMetadata),
   customerApplication: envelope(customerApplication, applicationMetadata),
   refreshTask: envelope(refreshTask, z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus.optional() })),
   bucketDetail: envelope(bucketDefinition, z.object({}).passthrough()),
