@@ -78,7 +78,25 @@ const transactionsMetadata = z.object({
   deleted: z.array(z.object({ transaction_id: z.string(), at: z.string() })).optional(),
 });
 
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID');
+const ingestSubTask = z.union([
+  z.object({ customer_id: z.string(), customer_idempotent_identifier: z.undefined().optional(), status: taskStatus, result: z.string().optional() }),
+  z.object({ customer_idempotent_identifier: z.string(), customer_id: z.undefined().optional(), status: taskStatus, result: z.string().optional() }),
+]);
+
 export const REFERENCE = {
+  /** The 202 of an ingestion: only metadata is required, with the task id. */
+  ingestAccepted: z.object({ operation_id: z.string(), metadata: z.object({ task_id: uuid, next_url: z.string().optional(), next_url_delay: z.number().optional() }) }),
+  ingestStatus: envelope(
+    z.array(ingestSubTask),
+    z.object({
+      task_id: uuid,
+      status: z.enum(['Completed', 'Pending', 'Failed', 'PartialCompleted']),
+      result: z.string().optional(),
+      ingest_route: z.string().optional(),
+      ingest_schema: z.enum(['application/bud-accounts+json', 'application/bud-transaction-v2+json', 'application/bud-transaction-v3+json']).optional(),
+    }),
+  ),
   transactions: envelope(z.array(transaction), transactionsMetadata),
   customerApplication: envelope(customerApplication, applicationMetadata),
   refreshTask: envelope(refreshTask, z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus.optional() })),

@@ -17,10 +17,11 @@ export interface Authenticator {
  * The checks of every call but the token call, in order:
  * 1. a valid, unexpired access token, issued under its client's current
  *    secret, whose client is the X-Client-ID (else 401);
- * 2. on customer routes, an X-Customer-ID (else 400 failed_validation naming
- *    the header: a client of the reference API takes a 401 for an expired
- *    token and would refresh it in a loop) of a customer of that client (else
- *    404): another client's customer of the same id is not seen;
+ * 2. on customer routes, an X-Customer-ID or X-Customer-Idempotent-Identifier
+ *    (else 400 failed_validation naming the header: a client of the reference
+ *    API takes a 401 for an expired token and would refresh it in a loop) of
+ *    a customer of that client (else 404): another client's customer of the
+ *    same id is not seen;
  * 3. for a customer that is not hosted, the right X-Customer-Secret, compared
  *    in constant time (else 401).
  */
@@ -46,12 +47,28 @@ export function createAuthenticator(tokens: TokenService, clients: ClientsReposi
 }
 
 const CUSTOMER_HEADER = 'X-Customer-ID';
+/**
+ * The reference's alternative to X-Customer-ID: the client's own identifier
+ * of the customer. afford's customer ids are the client's own identifiers,
+ * so the two name the same customer.
+ */
+const IDEMPOTENT_HEADER = 'X-Customer-Idempotent-Identifier';
 
-/** The X-Customer-ID header, or a validation error that names it. */
-function customerIdHeader(request: FastifyRequest): string {
-  const raw = request.headers['x-customer-id'];
-  if (Array.isArray(raw)) throw validationError({ [CUSTOMER_HEADER]: 'must be given once' });
-  if (raw === undefined || raw === '') throw validationError({ [CUSTOMER_HEADER]: 'is required' });
-  if (raw.length > MAX_ID_LENGTH) throw validationError({ [CUSTOMER_HEADER]: `must be at most ${MAX_ID_LENGTH} characters` });
+/** One customer header's value, undefined when absent; a validation error naming it when malformed. */
+function customerHeader(request: FastifyRequest, name: string): string | undefined {
+  const raw = request.headers[name.toLowerCase()];
+  if (Array.isArray(raw)) throw validationError({ [name]: 'must be given once' });
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length > MAX_ID_LENGTH) throw validationError({ [name]: `must be at most ${MAX_ID_LENGTH} characters` });
   return raw;
+}
+
+/** The customer of a customer call: X-Customer-ID or X-Customer-Idempotent-Identifier, or a validation error that names the header. */
+function customerIdHeader(request: FastifyRequest): string {
+  const id = customerHeader(request, CUSTOMER_HEADER);
+  const idempotent = customerHeader(request, IDEMPOTENT_HEADER);
+  if (id !== undefined && idempotent !== undefined && id !== idempotent) throw validationError({ [IDEMPOTENT_HEADER]: `must name the same customer as ${CUSTOMER_HEADER}` });
+  const customerId = id ?? idempotent;
+  if (customerId === undefined) throw validationError({ [CUSTOMER_HEADER]: 'is required' });
+  return customerId;
 }
