@@ -84,7 +84,67 @@ const ingestSubTask = z.union([
   z.object({ customer_idempotent_identifier: z.string(), customer_id: z.undefined().optional(), status: taskStatus, result: z.string().optional() }),
 ]);
 
+const links = z.object({ transactions: z.string() });
+const direction = z.object({ total: money, monthly_average: money.optional(), transaction_count: z.number().int(), _links: links });
+interface TotalsGroup {
+  group_name: string;
+  group_type: 'bucket_l1' | 'bucket_l2' | 'month';
+  incoming: z.infer<typeof direction>;
+  outgoing: z.infer<typeof direction>;
+  transaction_count: number;
+  _links: z.infer<typeof links>;
+  subtotals?: TotalsGroup[];
+}
+const totalsGroup: z.ZodType<TotalsGroup> = z.lazy(() =>
+  z.object({
+    group_name: z.string(),
+    group_type: z.enum(['bucket_l1', 'bucket_l2', 'month']),
+    incoming: direction,
+    outgoing: direction,
+    transaction_count: z.number().int(),
+    _links: links,
+    subtotals: z.array(totalsGroup).optional(),
+  }),
+);
+const currencyTotal = z.object({ amount: money, transaction_count: z.number().int() });
+const categoryTotal = z.object({
+  name: z.string(),
+  credit_total: z.array(currencyTotal).optional(),
+  debit_total: z.array(currencyTotal).optional(),
+  l2_totals: z.array(z.object({ name: z.string(), credit_total: z.array(currencyTotal).optional(), debit_total: z.array(currencyTotal).optional() })).optional(),
+});
+const balance = z.object({ date: z.string(), type: z.string(), amount: money, credit_debit_indicator: z.enum(['credit', 'debit']) });
+const account = z.object({
+  account_id: z.string(),
+  currency: z.string(),
+  holder: z.object({ name: z.string().optional(), relationship: z.string().optional() }).optional(),
+  identifiers: z.record(z.string(), z.string()).optional(),
+  balances: z.array(balance).optional(),
+});
+const categoryModel = z.object({ name: z.string(), description: z.string(), deprecated: z.boolean().optional() });
+const labelled = z.object({ name: z.string().optional(), labels: z.array(z.string()).optional() });
+
 export const REFERENCE = {
+  token: z.object({
+    operation_id: z.string(),
+    data: z.object({ access_token: z.string(), token_type: z.string(), expires_in: z.number().int(), refresh_token: z.string() }),
+  }),
+  bucketTotals: envelope(z.array(totalsGroup), z.object({ date_from: z.string(), date_to: z.string(), group_by: z.array(z.string()), currency: z.string() })),
+  accounts: z.object({ operation_id: z.string(), data: z.array(account), metadata: z.object({}).passthrough().optional() }),
+  categories: envelope(
+    z.union([z.object({ categories: z.array(z.string()).optional(), subcategories: z.array(z.string()).optional() }), z.array(labelled.extend({ subcategories: z.array(labelled).optional() }))]),
+    z.object({ model: categoryModel }),
+  ),
+  categoryModels: z.object({ operation_id: z.string(), data: z.array(categoryModel) }),
+  categoryTotals: z.object({
+    operation_id: z.string(),
+    data: z.array(categoryTotal).nullable(),
+    metadata: z.object({ from: z.string(), to: z.string(), credit_total: z.array(currencyTotal).optional(), debit_total: z.array(currencyTotal).optional() }).optional(),
+  }),
+  refreshStarted: envelope(
+    z.object({ task_id: z.string(), provider: z.string() }),
+    z.object({ status: taskStatus.optional(), next_url: z.string().optional(), next_url_delay: z.number().optional() }),
+  ),
   /** The 202 of an ingestion: only metadata is required, with the task id. */
   ingestAccepted: z.object({ operation_id: z.string(), metadata: z.object({ task_id: uuid, next_url: z.string().optional(), next_url_delay: z.number().optional() }) }),
   ingestStatus: envelope(
