@@ -18,6 +18,16 @@ describe('GET /core/v1/customer-applications/{application_id}, as a client of th
     expect(body.data).toMatchObject({ secondary_applicants: [], deletion_date: '', financial_data_consent: 'one_time' });
   });
 
+  it('gives metadata values as strings, as the reference types them, whatever the event held', async () => {
+    const event = {
+      event_id: 'app-meta-1', type: 'application.upserted', occurred_at: '2024-02-01T00:00:00Z', client_id: 'client-a', customer_id: 'cust-1',
+      data: { application_id: 'app-meta', creation_date: '2024-02-01T00:00:00Z', primary_applicant: { first_name: 'Alex', last_name: 'Smith' }, metadata: { loan_product_code: 'cc-1', score: 7, flags: ['a'] } },
+    };
+    await served.api.pipeline.ingest([{ raw: JSON.stringify(event), ref: { source: 'file', sourceRef: 'app-meta', lineNumber: 1 } }]);
+    const body = expectReferenceShape(REFERENCE.customerApplication, (await get('app-meta')).body);
+    expect(body.data.metadata).toEqual({ loan_product_code: 'cc-1', score: '7', flags: '["a"]' });
+  });
+
   it('lists the default periods (1, 3, 6 and 12 whole months to the last complete month) in UTC', async () => {
     const body = expectReferenceShape(REFERENCE.customerApplication, (await get('app-1')).body);
     expect(body.metadata).toEqual({

@@ -15,6 +15,12 @@ export interface ApplicationPeriods {
   date_range_durations: string[];
 }
 
+/** The reference's application metadata holds strings only: any other value is given as its JSON text. */
+function stringValues(metadata: unknown): Record<string, string> {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return {};
+  return Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
 export class CustomerApplicationsService {
   constructor(
     private readonly applications: CustomerApplicationsRepository,
@@ -26,14 +32,15 @@ export class CustomerApplicationsService {
     const record = await this.applications.getForClient(clientId, applicationId);
     if (!record) throw apiError('NOT_FOUND');
     // Stored as validated at ingest; the parse fills the defaults of older rows and drops nothing that the contract names.
-    // The reference's types allow no null for deletion_date (empty when unset) or secondary_applicants (a list).
+    // The reference's types allow no null for deletion_date (empty when unset) or secondary_applicants (a list),
+    // and only strings in metadata.
     return customerApplicationOut.parse({
       accounts_connected: 0,
-      metadata: {},
       initiator_id: '',
       review_status: 'pending',
       assignee: '',
       ...record.body,
+      metadata: stringValues(record.body['metadata']),
       deletion_date: record.body['deletion_date'] ?? '',
       secondary_applicants: record.body['secondary_applicants'] ?? [],
       financial_data_consent: 'one_time',
