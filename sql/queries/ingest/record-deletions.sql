@@ -7,7 +7,7 @@
 DELETE FROM transaction_deletions d USING tx_winners w
 WHERE w.op = 'upsert' AND d.client_id = w.client_id AND d.customer_id = w.customer_id AND d.transaction_id = w.transaction_id;
 
-INSERT INTO transaction_deletions (client_id, customer_id, transaction_id, deleted_at)
+INSERT INTO transaction_deletions (client_id, customer_id, transaction_id, updated_at)
 SELECT client_id, customer_id, transaction_id, current_timestamp
 FROM tx_winners
 WHERE op = 'delete' AND existed;

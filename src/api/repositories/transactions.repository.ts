@@ -66,7 +66,7 @@ const list = (values: string[] | undefined): DuckDBValue => (values && values.le
 
 export interface DeletedTransaction {
   transaction_id: string;
-  deleted_at: string;
+  updated_at: string;
 }
 
 export class TransactionsRepository {
@@ -79,7 +79,7 @@ export class TransactionsRepository {
         conn,
         'queries/api/list-deleted-transactions',
         { client_id: clientId, customer_id: customerId, updated_after: updatedAfter },
-        { transaction_id: 'text', deleted_at: 'text' },
+        { transaction_id: 'text', updated_at: 'text' },
       ),
     );
   }

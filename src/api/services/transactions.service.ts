@@ -84,7 +84,7 @@ export class TransactionsService {
       // date or category left to filter or page by, so all of them come once, on the first page.
       if (after === undefined) {
         const deleted = await this.transactions.deletedSince(clientId, customerId, updatedAfter);
-        metadata.deleted = deleted.map((d) => ({ transaction_id: d.transaction_id, at: isoFromDb(d.deleted_at) ?? '' }));
+        metadata.deleted = deleted.map((d) => ({ transaction_id: d.transaction_id, at: isoFromDb(d.updated_at) ?? '' }));
       }
     }
     return { transactions: page.map(transactionView), metadata };
