@@ -178,7 +178,7 @@ describe('API auth and tenancy', () => {
 
   describe('bucket definitions of another client', () => {
     it('are invisible: 404 on read, totals, replace and delete, and absent from the list', async () => {
-      const created = await api.call('POST', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b'), body: { ...CORE_DASHBOARD, name: 'B only' } });
+      const created = await api.call('POST', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b'), body: { ...CORE_DASHBOARD, name: 'b-only' } });
       expect(created.status).toBe(201);
       const id = expectSchema(bucketCreatedResponse, created.body).data.bucket_id;
       const a = authHeaders(tokenA, 'client-a');
