@@ -20,8 +20,6 @@ interface Counts {
   inserted: number;
   updated: number;
   deleted: number;
-  staged_upserts?: number;
-  staged_deletes?: number;
   staged?: number;
 }
 
@@ -85,6 +83,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   let stager = await Stager.open(conn);
   let newCustomers: StagedCustomer[] = [];
 
+  // Applies what is staged so far; the stage tables are cleared once, after it.
   const flush = async (): Promise<void> => {
     stager.close();
     if (newCustomers.length > 0) {
@@ -94,7 +93,6 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     }
     await applySegment(conn, result, stager.staged);
     await runScript(conn, 'queries/ingest/stage-clear');
-    stager = await Stager.open(conn);
   };
 
   for (const [seq, item] of items.entries()) {
@@ -129,6 +127,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
         tally(result, e.type, 1, 0);
       } else {
         await flush();
+        stager = await Stager.open(conn);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         await runScript(conn, 'queries/delete-customer', params);
         known.delete(key);
@@ -151,15 +150,10 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     else if (e.type === 'application.upserted') stager.application(seq, e);
     else stager.transaction(seq, e);
   }
+  // Dead letters go in with the last segment, so that the stage is cleared once.
+  await stageDeadLetters(conn, result.deadLetters);
+  if (result.deadLetters.length > 0) await runScript(conn, 'queries/ingest/apply-dead-letters');
   await flush();
-  stager.close();
-
-  if (result.deadLetters.length > 0) {
-    await stageDeadLetters(conn, result.deadLetters);
-    await runScript(conn, 'queries/ingest/apply-dead-letters');
-    await runScript(conn, 'queries/ingest/stage-clear');
-  }
-  await runScript(conn, 'queries/ingest/rematerialise-months');
   result.touchedCustomers = [...touched.values()];
   return result;
 }
@@ -190,14 +184,40 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
   }
 }
 
+interface TransactionOutcomes extends Counts {
+  staged_upserts: number;
+  staged_deletes: number;
+  replaced_rows: number;
+  replaced_tombstones: number;
+  new_tombstones: number;
+}
+
+const TRANSACTION_OUTCOMES: Columns<TransactionOutcomes> = {
+  ...COUNT_COLUMNS,
+  staged_upserts: 'number',
+  staged_deletes: 'number',
+  replaced_rows: 'number',
+  replaced_tombstones: 'number',
+  new_tombstones: 'number',
+};
+
+/**
+ * Judges the staged transaction events, adds their deltas to the monthly
+ * totals, then replaces the stored rows: the steps that would find nothing
+ * to do (no stored row replaced, no deletion) are skipped.
+ */
 async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
-  await runScript(conn, 'queries/ingest/apply-transactions');
-  const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes', {}, { ...COUNT_COLUMNS, staged_upserts: 'number', staged_deletes: 'number' });
-  if (tx) {
-    result.inserted += tx.inserted;
-    result.updated += tx.updated;
-    result.deleted += tx.deleted;
-    tally(result, 'transaction.upserted', tx.inserted + tx.updated, (tx.staged_upserts ?? 0) - tx.inserted - tx.updated);
-    tally(result, 'transaction.deleted', tx.deleted, (tx.staged_deletes ?? 0) - tx.deleted);
-  }
+  await runScript(conn, 'queries/ingest/judge-transactions');
+  const [tx] = await queryFile<TransactionOutcomes>(conn, 'queries/ingest/count-transaction-outcomes', {}, TRANSACTION_OUTCOMES);
+  if (!tx) return;
+  result.inserted += tx.inserted;
+  result.updated += tx.updated;
+  result.deleted += tx.deleted;
+  tally(result, 'transaction.upserted', tx.inserted + tx.updated, tx.staged_upserts - tx.inserted - tx.updated);
+  tally(result, 'transaction.deleted', tx.deleted, tx.staged_deletes - tx.deleted);
+  await runScript(conn, 'queries/ingest/add-month-deltas');
+  if (tx.replaced_rows > 0) await runScript(conn, 'queries/ingest/remove-replaced-transactions');
+  if (tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/remove-replaced-tombstones');
+  await runScript(conn, 'queries/ingest/insert-transactions');
+  if (tx.new_tombstones > 0) await runScript(conn, 'queries/ingest/insert-tombstones');
 }
