@@ -202,9 +202,10 @@ const TRANSACTION_OUTCOMES: Columns<TransactionOutcomes> = {
 };
 
 /**
- * Judges the staged transaction events, adds their deltas to the monthly
- * totals, then replaces the stored rows: the steps that would find nothing
- * to do (no stored row replaced, no deletion) are skipped.
+ * Judges the staged transaction events, replaces the stored rows, then
+ * recomputes the monthly totals of the customer-months they touch: the steps
+ * that would find nothing to do (no stored row replaced, no deletion) are
+ * skipped.
  */
 async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
   await runScript(conn, 'queries/ingest/judge-transactions');
@@ -215,9 +216,9 @@ async function applyTransactions(conn: DuckDBConnection, result: BatchResult): P
   result.deleted += tx.deleted;
   tally(result, 'transaction.upserted', tx.inserted + tx.updated, tx.staged_upserts - tx.inserted - tx.updated);
   tally(result, 'transaction.deleted', tx.deleted, tx.staged_deletes - tx.deleted);
-  await runScript(conn, 'queries/ingest/add-month-deltas');
   if (tx.replaced_rows > 0) await runScript(conn, 'queries/ingest/remove-replaced-transactions');
   if (tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/remove-replaced-tombstones');
   await runScript(conn, 'queries/ingest/insert-transactions');
   if (tx.new_tombstones > 0) await runScript(conn, 'queries/ingest/insert-tombstones');
+  await runScript(conn, 'queries/ingest/rematerialise-months');
 }

@@ -7,13 +7,13 @@
 -- Fills the temp table tx_events (made once by stage-create); no parameters.
 INSERT INTO tx_events
 WITH staged AS (
-    SELECT seq, op, client_id, customer_id, transaction_id, {'o': occurred_at::TIMESTAMP, 'e': event_id} AS v
+    SELECT seq, op, client_id, customer_id, transaction_id, {'o': occurred_at::TIMESTAMP, 'e': event_id} AS v, NULL::DATE AS stored_month
     FROM stage_transactions
 ), stored AS (
-    SELECT -1 AS seq, 'upsert' AS op, t.client_id, t.customer_id, t.transaction_id, {'o': t.occurred_at, 'e': t.event_id} AS v
+    SELECT -1 AS seq, 'upsert' AS op, t.client_id, t.customer_id, t.transaction_id, {'o': t.occurred_at, 'e': t.event_id} AS v, t.month AS stored_month
     FROM transactions t SEMI JOIN staged s ON t.client_id = s.client_id AND t.customer_id = s.customer_id AND t.transaction_id = s.transaction_id
     UNION ALL
-    SELECT -1, 'delete', d.client_id, d.customer_id, d.record_id, {'o': d.occurred_at, 'e': d.event_id}
+    SELECT -1, 'delete', d.client_id, d.customer_id, d.record_id, {'o': d.occurred_at, 'e': d.event_id}, NULL
     FROM tombstones d SEMI JOIN staged s ON d.client_id = s.client_id AND d.customer_id = s.customer_id AND d.record_id = s.transaction_id
     WHERE d.record_type = 'transaction'
 ), windowed AS (
@@ -21,7 +21,7 @@ WITH staged AS (
            max(v) OVER earlier AS prior_v,
            arg_max(op, v) OVER earlier AS prior_op,
            max(v) OVER whole AS last_v,
-           bool_or(seq < 0 AND op = 'upsert') OVER whole AS existed,
+           max(stored_month) OVER whole AS old_month,
            bool_or(seq < 0 AND op = 'delete') OVER whole AS tombstoned
     FROM (SELECT * FROM stored UNION ALL SELECT * FROM staged)
     WINDOW earlier AS (PARTITION BY client_id, customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
@@ -30,6 +30,6 @@ WITH staged AS (
 SELECT seq, op, client_id, customer_id, transaction_id, prior_op,
        (prior_v IS NULL OR v > prior_v) AS applied,
        (v = last_v AND (prior_v IS NULL OR v > prior_v)) AS winner,
-       existed, tombstoned
+       old_month IS NOT NULL AS existed, tombstoned, old_month
 FROM windowed
 WHERE seq >= 0;
