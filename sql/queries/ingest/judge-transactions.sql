@@ -16,6 +16,11 @@ WITH staged AS (
     SELECT -1, 'delete', d.client_id, d.customer_id, d.record_id, {'o': d.occurred_at, 'e': d.event_id}, NULL
     FROM tombstones d SEMI JOIN staged s ON d.client_id = s.client_id AND d.customer_id = s.customer_id AND d.record_id = s.transaction_id
     WHERE d.record_type = 'transaction'
+), versions AS (
+    SELECT * FROM stored UNION ALL SELECT * FROM staged
+), contested AS (
+    -- Transactions with more than one version in sight: only these need ordering.
+    SELECT client_id, customer_id, transaction_id FROM versions GROUP BY ALL HAVING count(*) > 1
 ), windowed AS (
     SELECT seq, op, client_id, customer_id, transaction_id, v,
            max(v) OVER earlier AS prior_v,
@@ -23,7 +28,7 @@ WITH staged AS (
            max(v) OVER whole AS last_v,
            max(stored_month) OVER whole AS old_month,
            bool_or(seq < 0 AND op = 'delete') OVER whole AS tombstoned
-    FROM (SELECT * FROM stored UNION ALL SELECT * FROM staged)
+    FROM versions k SEMI JOIN contested c USING (client_id, customer_id, transaction_id)
     WINDOW earlier AS (PARTITION BY client_id, customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
            whole AS (PARTITION BY client_id, customer_id, transaction_id)
 )
@@ -32,4 +37,8 @@ SELECT seq, op, client_id, customer_id, transaction_id, prior_op,
        (v = last_v AND (prior_v IS NULL OR v > prior_v)) AS winner,
        old_month IS NOT NULL AS existed, tombstoned, old_month
 FROM windowed
-WHERE seq >= 0;
+WHERE seq >= 0
+UNION ALL
+-- The rest, the common case: the only version of a transaction, new to the store, applies and wins.
+SELECT seq, op, client_id, customer_id, transaction_id, NULL, true, true, false, false, NULL
+FROM staged s ANTI JOIN contested c USING (client_id, customer_id, transaction_id);
