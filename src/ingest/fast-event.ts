@@ -47,9 +47,19 @@ const code = (v: unknown): string => text(v, LIMITS.code);
 const optional = <T>(v: unknown, check: (v: unknown) => T): T | undefined => (v === undefined ? undefined : check(v));
 const withDefault = <T>(v: unknown, check: (v: unknown) => T, fallback: T): T => (v === undefined ? fallback : check(v));
 
-const UTC_SECONDS = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)Z$/;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const leap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+
+/** The number written by `n` ASCII digits of `s` from `at`, or -1. */
+function digits(s: string, at: number, n: number): number {
+  let x = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
 
 /**
  * The commonest instant, 'YYYY-MM-DDTHH:MM:SSZ', checked as instantProblem
@@ -57,10 +67,9 @@ const leap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 ==
  * other form goes through both.
  */
 function utcSeconds(v: string): string | undefined {
-  const m = UTC_SECONDS.exec(v);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  if (y < YEAR_MIN || y > YEAR_MAX || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
+  if (v.length !== 20 || v[4] !== '-' || v[7] !== '-' || v[10] !== 'T' || v[13] !== ':' || v[16] !== ':' || v[19] !== 'Z') return undefined;
+  const [y, mo, d, h, mi, s] = [digits(v, 0, 4), digits(v, 5, 2), digits(v, 8, 2), digits(v, 11, 2), digits(v, 14, 2), digits(v, 17, 2)];
+  if (y < YEAR_MIN || y > YEAR_MAX || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
   if (d > (mo === 2 && leap(y) ? 29 : (DAYS[mo - 1] as number))) return undefined;
   return `${v.slice(0, 19)}.000Z`;
 }
