@@ -113,7 +113,11 @@ const ENVELOPE_KEYS = new Set(['event_id', 'type', 'occurred_at', 'client_id', '
 function slug(v: unknown): { slug: string; confidence?: string } {
   const s = object(v, SLUG_KEYS);
   const out: { slug: string; confidence?: string } = { slug: text(s.slug, LIMITS.code, 1) };
-  if (s.confidence !== undefined) out.confidence = typeof s.confidence === 'number' ? String(s.confidence) : code(s.confidence);
+  if (typeof s.confidence === 'number') {
+    // The schema's number is finite: 1e400 parses to Infinity, which it refuses.
+    if (!Number.isFinite(s.confidence)) fail();
+    out.confidence = String(s.confidence);
+  } else if (s.confidence !== undefined) out.confidence = code(s.confidence);
   return out;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { quickTransactionEvent } from '../../src/ingest/fast-event.js';
+import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,5 +103,27 @@ describe('the quick check of transaction events', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('gives the answer of the schema for every hostile line it takes', () => {
+    for (const line of HOSTILE_LINES) {
+      const raw = line.bytes.toString('utf8').trimEnd();
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        continue;
+      }
+      const quick = quickTransactionEvent(json);
+      if (quick === undefined) continue;
+      expect(JSON.stringify(quick), line.name).toBe(JSON.stringify(schema(raw)));
+    }
+  });
+
+  it('leaves numbers JSON text can hold but the schema refuses to the schema (a confidence of 1e400 parses to Infinity)', () => {
+    const line = transactionLines.find((l) => l.includes('"confidence":"0.95"')) as string;
+    const raw = line.replace('"confidence":"0.95"', '"confidence":1e400');
+    expect(quickTransactionEvent(JSON.parse(raw))).toBeUndefined();
+    expect(schema(raw)).toBeUndefined();
   });
 });
