@@ -71,21 +71,38 @@ export interface StagedCustomer {
   secretHash: string | null;
 }
 
+/** The kinds of rows a batch stages, so that only their tables are opened and cleared. */
+export type StageKind = 'transaction' | 'account' | 'application';
+
+/** A stage table's rows that were never opened, for a kind the batch does not hold: staging one is a bug. */
+const NONE = {
+  add(): void {
+    throw new Error('staged a kind the batch was opened without');
+  },
+  close(): void {},
+};
+
 /** Bulk-loads one segment of a batch into the temp stage tables through Appenders. */
 export class Stager {
   /** Rows staged per kind, so that a segment runs only the SQL steps it needs. */
   readonly staged = { transaction: 0, account: 0, application: 0 };
 
   private constructor(
-    private readonly tx: StageRows,
-    private readonly accounts: StageRows,
-    private readonly balances: StageRows,
-    private readonly applications: StageRows,
+    private readonly tx: Pick<StageRows, 'add' | 'close'>,
+    private readonly accounts: Pick<StageRows, 'add' | 'close'>,
+    private readonly balances: Pick<StageRows, 'add' | 'close'>,
+    private readonly applications: Pick<StageRows, 'add' | 'close'>,
   ) {}
 
-  static async open(conn: DuckDBConnection): Promise<Stager> {
-    const open = (table: string) => StageRows.open(conn, table);
-    return new Stager(await open('stage_transactions'), await open('stage_accounts'), await open('stage_balances'), await open('stage_applications'));
+  /** Opens the stage tables of the given kinds only: an Appender costs a round trip even when nothing is appended. */
+  static async open(conn: DuckDBConnection, kinds: ReadonlySet<StageKind>): Promise<Stager> {
+    const open = async (kind: StageKind, table: string) => (kinds.has(kind) ? StageRows.open(conn, table) : NONE);
+    return new Stager(
+      await open('transaction', 'stage_transactions'),
+      await open('account', 'stage_accounts'),
+      await open('account', 'stage_balances'),
+      await open('application', 'stage_applications'),
+    );
   }
 
   transaction(seq: number, e: TransactionEvent): void {

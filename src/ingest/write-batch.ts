@@ -3,9 +3,10 @@ import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
 import { dbFromIso, msFromDb } from '../domain/timestamps.js';
-import { queryFile, runScript } from '../db/script.js';
+import { queryFile, runScript, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
-import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
+import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
+import { sqlFile } from '../db/sql-files.js';
 import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
 
@@ -80,19 +81,27 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
   const { known, tombstones, handled } = await loadCustomerState(conn, events);
   const touched = new Map<string, { clientId: string; customerId: string }>();
-  let stager = await Stager.open(conn);
+  const kinds = new Set(events.map(stageKindOf).filter((k) => k !== undefined));
+  let stager = await Stager.open(conn, kinds);
   let newCustomers: StagedCustomer[] = [];
 
   // Applies what is staged so far; the stage tables are cleared once, after it.
   const flush = async (): Promise<void> => {
     stager.close();
+    const used = new Set<string>();
     if (newCustomers.length > 0) {
       await stageCustomers(conn, newCustomers);
       newCustomers = [];
       await runScript(conn, 'queries/ingest/apply-customers');
+      used.add('stage_customers');
     }
     await applySegment(conn, result, stager.staged);
-    await runScript(conn, 'queries/ingest/stage-clear');
+    const { transaction, account, application } = stager.staged;
+    if (transaction > 0) ['stage_transactions', 'tx_events', 'batch_months'].forEach((t) => used.add(t));
+    if (account > 0) ['stage_accounts', 'stage_balances'].forEach((t) => used.add(t));
+    if (application > 0) used.add('stage_applications');
+    if (result.deadLetters.length > 0) used.add('stage_dead_letters');
+    await clearStage(conn, used);
   };
 
   // A batch repeats a customer's secret in event after event: each pair is hashed once.
@@ -136,7 +145,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
         tally(result, e.type, 1, 0);
       } else {
         await flush();
-        stager = await Stager.open(conn);
+        stager = await Stager.open(conn, kinds);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         await runScript(conn, 'queries/delete-customer', params);
         known.delete(key);
@@ -165,6 +174,17 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   await flush();
   result.touchedCustomers = [...touched.values()];
   return result;
+}
+
+const stageKindOf = (e: IngestEvent): StageKind | undefined =>
+  e.type === 'account.upserted' ? 'account' : e.type === 'application.upserted' ? 'application' : e.type.startsWith('transaction.') ? 'transaction' : undefined;
+
+/** Empties the stage tables a segment used (the statements of stage-clear that name them): a DELETE costs a round trip even on an empty table. */
+async function clearStage(conn: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
+  for (const statement of statements(sqlFile('queries/ingest/stage-clear'))) {
+    const table = /^DELETE FROM (\w+)/.exec(statement)?.[1];
+    if (table === undefined || tables.has(table)) await conn.run(statement);
+  }
 }
 
 const stageCreated = new WeakSet<DuckDBConnection>();
