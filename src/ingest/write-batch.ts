@@ -35,6 +35,19 @@ function tally(result: BatchResult, type: EventType, applied: number, skipped: n
 
 /** A customer is (client, customer id): two clients may use the same customer id. */
 
+interface CustomerStateRow {
+  kind: string;
+  client_id: string;
+  customer_id: string;
+  secret_hash: string | null;
+  occurred_at: string | null;
+  event_id: string | null;
+}
+
+const CUSTOMER_STATE_COLUMNS: Columns<CustomerStateRow> = {
+  kind: 'text', client_id: 'text', customer_id: 'text', secret_hash: 'text', occurred_at: 'text', event_id: 'text',
+};
+
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
@@ -47,17 +60,11 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
     client_ids: listValue([...pairs.values()].map((e) => e.client_id)),
     customer_ids: listValue([...pairs.values()].map((e) => e.customer_id)),
   };
-  for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys, { client_id: 'text', customer_id: 'text', secret_hash: 'text' })) {
-    known.set(customerKey(r.client_id, r.customer_id), { secretHash: r.secret_hash });
-  }
-  const rows = await queryFile<{ client_id: string; customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', keys, {
-    client_id: 'text',
-    customer_id: 'text',
-    occurred_at: 'text',
-    event_id: 'text',
-  });
+  const rows = await queryFile<CustomerStateRow>(conn, 'queries/ingest/customer-state', keys, CUSTOMER_STATE_COLUMNS);
   for (const r of rows) {
-    tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: msFromDb(r.occurred_at), eventId: r.event_id });
+    const key = customerKey(r.client_id, r.customer_id);
+    if (r.kind === 'customer') known.set(key, { secretHash: r.secret_hash });
+    else tombstones.set(key, { occurredAt: msFromDb(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
   }
   const handled = new Set(
     sideEffectIds.length
