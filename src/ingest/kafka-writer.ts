@@ -101,11 +101,19 @@ export class KafkaBatchWriter {
    * partition. This throws only when the store or the DLQ fails as a whole;
    * the consumer then retries from the committed offsets.
    */
-  /** Validates a chunk's messages as they are queued, so that the transaction that takes them only writes. */
+  /**
+   * Validates a chunk's messages soon after they are queued, between other
+   * work, so that the transaction that takes them only writes. Deferred, so
+   * that every partition of a fetch is queued first and can join the same
+   * transaction; whatever is not validated yet when written is validated then.
+   */
   prepareAhead(chunk: PartitionChunk): void {
     if (!this.pipeline.ingestPrepared) return;
-    const items = chunk.messages.map((m) => rawItemOf(m, refOf(chunk, m)));
-    prepareItems(items).forEach((item, i) => this.prepared.set(chunk.messages[i] as SourceMessage, item));
+    setImmediate(() => {
+      const todo = chunk.messages.filter((m) => !this.prepared.has(m));
+      const items = prepareItems(todo.map((m) => rawItemOf(m, refOf(chunk, m))));
+      items.forEach((item, i) => this.prepared.set(todo[i] as SourceMessage, item));
+    });
   }
 
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
@@ -153,8 +161,13 @@ export class KafkaBatchWriter {
   /** The chunks' items, validated: ahead when they were queued, else now. */
   private preparedItems(chunks: readonly PartitionChunk[], items: readonly RawItem[]): PreparedItem[] {
     const messages = chunks.flatMap((c) => c.messages);
-    const missing = messages.some((m) => !this.prepared.has(m));
-    if (missing) return prepareItems(items);
-    return messages.map((m) => this.prepared.get(m) as PreparedItem);
+    return messages.map((m, i) => {
+      let item = this.prepared.get(m);
+      if (item === undefined) {
+        item = prepareItems([items[i] as RawItem])[0] as PreparedItem;
+        this.prepared.set(m, item);
+      }
+      return item;
+    });
   }
 }
