@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { renderReportPdf } from '../reports/report-pdf.js';
-import { buildReport } from '../reports/report-service.js';
+import { buildReportWithTransactions } from '../reports/report-service.js';
 import { ClientsService } from '../clients/clients.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import type { Store } from '../db/store.js';
@@ -36,8 +36,8 @@ export async function writeSamplePdf(store: Store, file: string): Promise<{ cust
   const range = lastCompleteMonths(12);
   const customer = await busiestHostedCustomer(store, lastCompleteMonths(DEFAULT_RANGE_MONTHS));
   if (!customer) return undefined;
-  const report = await buildReport(store, { ...customer, range, currency: 'GBP' });
-  if (!report) return undefined;
-  await writeFile(file, await renderReportPdf(report));
+  const input = await buildReportWithTransactions(store, { ...customer, range, currency: 'GBP' });
+  if (!input) return undefined;
+  await writeFile(file, await renderReportPdf(input));
   return { customerId: customer.customerId, file };
 }

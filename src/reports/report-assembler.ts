@@ -101,6 +101,7 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
         connected: rows.accounts.account_ids.length,
         account_ids: rows.accounts.account_ids,
         holder_names: rows.accounts.holder_names,
+        details: rows.accounts.account_details,
         missing_data: {
           income: coverage.months_without_income.length > 0,
           expenditure: coverage.months_without_expenditure.length > 0,

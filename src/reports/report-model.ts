@@ -84,12 +84,23 @@ export interface Figure {
   _links: FigureLinks;
 }
 
+/** An account of the report, by name and type as its account event gave them. */
+export interface AccountDetail {
+  account_id: string;
+  /** Null for an account that only transactions name so far. */
+  account_name: string | null;
+  account_type: string | null;
+  provider: string | null;
+}
+
 export interface ReportData {
   months_assessed: { start: string; end: string; count: number };
   accounts: {
     connected: number;
     account_ids: string[];
     holder_names: string[];
+    /** Each account of account_ids with its name, type and provider. */
+    details: AccountDetail[];
     /** true when some month of the range has no income (no expenditure); the months are listed beside. */
     missing_data: { income: boolean; expenditure: boolean; income_months: string[]; expenditure_months: string[] };
   };

@@ -6,7 +6,7 @@ import { readSnapshot } from '../db/read-snapshot.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
-import { FIGURE_SOURCES, type FigureName } from './report-model.js';
+import { FIGURE_SOURCES, type AccountDetail, type FigureName } from './report-model.js';
 import { customerKey, type CustomerRef } from '../domain/customer-ref.js';
 
 /**
@@ -42,6 +42,7 @@ export interface AccountsRow {
   client_id: string;
   account_ids: string[];
   holder_names: string[];
+  account_details: AccountDetail[];
 }
 
 const FIGURE_CELL_COLUMNS: Columns<FigureCell> = {
@@ -50,7 +51,7 @@ const FIGURE_CELL_COLUMNS: Columns<FigureCell> = {
 const COVERAGE_COLUMNS: Columns<CoverageRow> = {
   client_id: 'text', customer_id: 'text', range_key: 'text', months_with_data: 'list', months_without_income: 'list', months_without_expenditure: 'list',
 };
-const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list' };
+const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list', account_details: 'list' };
 
 /** A range as the SQL names it: the nightly job computes several in one pass. */
 export interface KeyedRange {
@@ -66,6 +67,8 @@ export interface ReportScope {
   ranges: readonly KeyedRange[];
   accountIds?: readonly string[];
   currency: string;
+  /** Also read the provenance (transaction-refs.sql) of this range, in the same snapshot as the figures. */
+  refsRange?: string;
 }
 
 /** Everything the assembler needs for one customer, for each range of the scope. */
@@ -73,6 +76,8 @@ export interface CustomerReportRows {
   accounts: AccountsRow;
   cellsByRange: Map<string, FigureCell[]>;
   coverageByRange: Map<string, CoverageRow>;
+  /** The JSON text of transaction-refs.sql for the scope's refsRange, when asked for. */
+  transactionRefs?: string;
 }
 
 // The bucket mapping goes in as a parameter, so core-dashboard has one definition: src/domain.
@@ -89,6 +94,7 @@ function scopeParams(scope: ReportScope): Record<string, string | null> {
     ),
     criteria: CRITERIA_JSON,
     figures: FIGURES_JSON,
+    refs_range: scope.refsRange ?? null,
   };
 }
 
@@ -96,7 +102,15 @@ interface SnapshotRows {
   accounts: AccountsRow[];
   cells: FigureCell[];
   coverage: CoverageRow[];
+  refs: RefsRow[];
 }
+
+interface RefsRow {
+  client_id: string;
+  customer_id: string;
+  refs: string;
+}
+const REFS_COLUMNS: Columns<RefsRow> = { client_id: 'text', customer_id: 'text', refs: 'text' };
 
 /** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
 async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
@@ -105,7 +119,8 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
   const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
   const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
-  return { accounts, cells, coverage };
+  const refs = scope.refsRange ? await queryFile<RefsRow>(conn, 'queries/reports/transaction-refs', params, REFS_COLUMNS) : [];
+  return { accounts, cells, coverage, refs };
 }
 
 /** Every customer, in order: the nightly job's work list. */
@@ -116,7 +131,7 @@ export async function listCustomers(store: Store): Promise<CustomerRef[]> {
 
 /** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
-  const { accounts, cells, coverage } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
+  const { accounts, cells, coverage, refs } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
   for (const a of accounts) byCustomer.set(reportKey({ clientId: a.client_id, customerId: a.customer_id }), { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
   for (const cell of cells) {
@@ -127,6 +142,10 @@ export async function readReportRows(store: Store, scope: ReportScope): Promise<
     list.push(cell);
   }
   for (const c of coverage) byCustomer.get(reportKey({ clientId: c.client_id, customerId: c.customer_id }))?.coverageByRange.set(c.range_key, c);
+  for (const r of refs) {
+    const entry = byCustomer.get(reportKey({ clientId: r.client_id, customerId: r.customer_id }));
+    if (entry) entry.transactionRefs = r.refs;
+  }
   return byCustomer;
 }
 

@@ -66,7 +66,7 @@ describe('the affordability report as a PDF', () => {
     // A whole year, so that the layout is tested at its largest usual size.
     report = (await buildReport(ctx.store, { clientId: 'client-r', customerId: 'cust-report-1', range: { from: '2023-05', to: '2024-04' }, currency: 'GBP' }))!;
     pdfPath = path.join(dir, 'report.pdf');
-    writeFileSync(pdfPath, await renderReportPdf(report));
+    writeFileSync(pdfPath, await renderReportPdf({ report, transactions: '[]' }));
   });
   afterAll(async () => {
     await ctx.cleanup();

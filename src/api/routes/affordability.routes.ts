@@ -50,11 +50,12 @@ export function affordabilityRoutes(router: Router, { affordability }: ApiServic
     query: affordabilityQuery,
     response: affordabilityResponse,
     handler: async ({ query, auth, request, reply }) => {
-      const report = await affordability.report(requireCustomer(auth), query);
+      const customer = requireCustomer(auth);
       reply.header('vary', 'Accept');
-      if (!wantsPdf(query.format, request.headers.accept)) return report;
+      if (!wantsPdf(query.format, request.headers.accept)) return affordability.report(customer, query);
+      const { pdf, report } = await affordability.pdf(customer, query);
       const m = report.metadata;
-      return sendPdf(reply, await affordability.pdf(report), attachmentName(m.customer_id, m.month_from, m.month_to));
+      return sendPdf(reply, pdf, attachmentName(m.customer_id, m.month_from, m.month_to));
     },
   });
 }

@@ -45,6 +45,12 @@ const reportData = z.object({
     connected: count,
     account_ids: z.array(z.string()),
     holder_names: z.array(z.string()),
+    details: z.array(z.object({
+      account_id: z.string(),
+      account_name: z.string().nullable(),
+      account_type: z.string().nullable(),
+      provider: z.string().nullable(),
+    })),
     missing_data: z.object({
       income: z.boolean(),
       expenditure: z.boolean(),
