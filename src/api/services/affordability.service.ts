@@ -4,6 +4,9 @@ import type { AffordabilityReport } from '../../reports/report-model.js';
 import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport } from '../../reports/report-service.js';
+import type { AffordabilityInsights } from '../../reports/insights-model.js';
+import { buildInsights } from '../../reports/insights-service.js';
+import type { InsightsQuery } from '../schemas/insights.schemas.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
 import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
@@ -17,6 +20,20 @@ export class AffordabilityService {
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
+    const request = await this.request(customer, q, now);
+    const report = await buildReport(this.store, request, now);
+    if (!report) throw apiError('NOT_FOUND');
+    return report;
+  }
+
+  /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
+  async insights(customer: CustomerRef, q: InsightsQuery, now: Date = this.clock()): Promise<AffordabilityInsights> {
+    const insights = await buildInsights(this.store, await this.request(customer, q, now), now);
+    if (!insights) throw apiError('NOT_FOUND');
+    return insights;
+  }
+
+  private async request(customer: CustomerRef, q: InsightsQuery, now: Date) {
     const range = resolveMonthRange({ month_from: q.month_from, month_to: q.month_to }, now);
     const accountIds = q.account_id;
     if (accountIds?.length) {
@@ -24,9 +41,7 @@ export class AffordabilityService {
       const foreign = await findForeignAccounts(this.store, customer, accountIds);
       if (foreign.length) throw apiError('ACCOUNT_NOT_FOUND', { errors: { account_id: `unknown account: ${foreign.join(', ')}` } });
     }
-    const report = await buildReport(this.store, { ...customer, range, accountIds, currency: q.currency }, now);
-    if (!report) throw apiError('NOT_FOUND');
-    return report;
+    return { ...customer, range, accountIds, currency: q.currency };
   }
 
   pdf(report: AffordabilityReport): Promise<Buffer> {
