@@ -83,11 +83,11 @@ export function useStandardFonts(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as FontInternals;
   for (const [alias, name] of Object.entries(STANDARD_FONTS)) {
     doc.registerFont(alias, name);
-    let template = templates.get(name);
+    const template = templates.get(name);
     if (!template) {
       doc.font(alias);
-      template = internals._font;
-      if (template && typeof template.font === 'object' && template.name === name) templates.set(name, template);
+      const loaded = internals._font;
+      if (loaded && typeof loaded.font === 'object' && loaded.name === name) templates.set(name, loaded);
       continue;
     }
     if (!internals._fontFamilies || typeof internals._fontCount !== 'number') continue;

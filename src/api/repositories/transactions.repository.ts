@@ -2,6 +2,8 @@ import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';
+import { readSnapshot } from '../../db/read-snapshot.js';
+import { insightTransactionIds } from '../../reports/insights-repository.js';
 
 /** Filters of the transaction list; undefined leaves a filter off. Instants are DuckDB TIMESTAMP text in UTC. */
 export interface TransactionFilter {
@@ -23,6 +25,8 @@ export interface TransactionFilter {
   bucketId?: string;
   bucketL1?: string;
   bucketL2?: string;
+  /** Insight keys: only the transactions afford's insights count towards any of them. */
+  insights?: string[];
   after?: { dateTime: string; transactionId: string };
   limit: number;
 }
@@ -67,7 +71,7 @@ export class TransactionsRepository {
   constructor(private readonly store: Store) {}
 
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
-    return this.store.read((conn) =>
+    return readSnapshot(this.store, async (conn) =>
       queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
         client_id: f.clientId,
         customer_id: f.customerId,
@@ -85,6 +89,8 @@ export class TransactionsRepository {
         bucket_id: f.bucketId ?? null,
         bucket_l1: f.bucketL1 ?? null,
         bucket_l2: f.bucketL2 ?? null,
+        // Classified in the same snapshot as the page is read, by the rules the insights use.
+        transaction_ids: f.insights?.length ? listValue(await insightTransactionIds(conn, f, f.insights)) : null,
         after_date_time: f.after?.dateTime ?? null,
         after_transaction_id: f.after?.transactionId ?? null,
         limit: f.limit,

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { requireCustomer } from '../auth/context.js';
 import type { Router } from '../router.js';
 import { OP_AFFORDABILITY_REPORT_GET, affordabilityQuery, affordabilityResponse } from '../schemas/affordability.schemas.js';
+import { OP_AFFORDABILITY_INSIGHTS_GET, insightsQuery, insightsResponse } from '../schemas/insights.schemas.js';
 import type { ApiServices } from '../services/index.js';
 
 /** The q-value an Accept header gives a media type (exact, type/*, or * / *), 0 when absent. */
@@ -57,5 +58,16 @@ export function affordabilityRoutes(router: Router, { affordability }: ApiServic
       const m = report.metadata;
       return sendPdf(reply, pdf, attachmentName(m.customer_id, m.month_from, m.month_to));
     },
+  });
+  router.add({
+    method: 'GET',
+    url: '/v1/affordability/insights',
+    operationId: OP_AFFORDABILITY_INSIGHTS_GET,
+    summary: "A customer's underwriting insights: income streams, committed and flexible spending, disposable income and risk signals, each linked to its transactions",
+    tag: 'Affordability',
+    auth: 'customer',
+    query: insightsQuery,
+    response: insightsResponse,
+    handler: async ({ query, auth }) => affordability.insights(requireCustomer(auth), query),
   });
 }

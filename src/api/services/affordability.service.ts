@@ -1,10 +1,13 @@
 import type { Store } from '../../db/store.js';
 import { systemClock, type Clock } from '../../domain/clock.js';
-import type { AffordabilityReport } from '../../reports/report-model.js';
+import type { AffordabilityReport, ReportRequest } from '../../reports/report-model.js';
 import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
-import { buildReport, buildReportWithTransactions, type ReportWithTransactions } from '../../reports/report-service.js';
+import { buildReport, buildReportWithTransactions } from '../../reports/report-service.js';
 import type { PdfRenderer } from '../../reports/pdf-pool.js';
+import type { AffordabilityInsights } from '../../reports/insights-model.js';
+import { buildInsights } from '../../reports/insights-service.js';
+import type { InsightsQuery } from '../schemas/insights.schemas.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
 import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
@@ -19,17 +22,28 @@ export class AffordabilityService {
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
-    return (await this.build(customer, q, now, false)).report;
+    const request = await this.request(customer, q, now);
+    const report = await buildReport(this.store, request, now);
+    if (!report) throw apiError('NOT_FOUND');
+    return report;
   }
 
   /** The report as a PDF, rendered off the request thread when a pool is given. */
   async pdf(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<{ pdf: Buffer; report: AffordabilityReport }> {
-    const input = await this.build(customer, q, now, true);
+    const input = await buildReportWithTransactions(this.store, await this.request(customer, q, now), now);
+    if (!input) throw apiError('NOT_FOUND');
     const pdf = this.renderer ? await this.renderer.render(input) : await renderReportPdf(input);
     return { pdf, report: input.report };
   }
 
-  private async build(customer: CustomerRef, q: AffordabilityQuery, now: Date, withTransactions: boolean): Promise<ReportWithTransactions> {
+  /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
+  async insights(customer: CustomerRef, q: InsightsQuery, now: Date = this.clock()): Promise<AffordabilityInsights> {
+    const insights = await buildInsights(this.store, await this.request(customer, q, now), now);
+    if (!insights) throw apiError('NOT_FOUND');
+    return insights;
+  }
+
+  private async request(customer: CustomerRef, q: InsightsQuery, now: Date): Promise<ReportRequest> {
     const range = resolveMonthRange({ month_from: q.month_from, month_to: q.month_to }, now);
     const accountIds = q.account_id;
     if (accountIds?.length) {
@@ -37,9 +51,6 @@ export class AffordabilityService {
       const foreign = await findForeignAccounts(this.store, customer, accountIds);
       if (foreign.length) throw apiError('ACCOUNT_NOT_FOUND', { errors: { account_id: `unknown account: ${foreign.join(', ')}` } });
     }
-    const request = { ...customer, range, accountIds, currency: q.currency };
-    const built = withTransactions ? await buildReportWithTransactions(this.store, request, now) : await buildReport(this.store, request, now).then((report) => report && { report, transactions: '[]' });
-    if (!built) throw apiError('NOT_FOUND');
-    return built;
+    return { ...customer, range, accountIds, currency: q.currency };
   }
 }
