@@ -95,6 +95,7 @@ export class PdfPage {
   cell(text: string, x: number, y: number, width: number, opts: CellStyle = {}): void {
     const size = opts.size ?? 9;
     // Control characters (a tab or newline in a description) would break the line or show as boxes.
+    // eslint-disable-next-line no-control-regex
     const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
     this.font(clean, opts.bold)
       .fontSize(size)

@@ -18,7 +18,7 @@ export interface PdfRenderer {
 }
 
 const IN_FLIGHT_PER_WORKER = 2;
-const ENTRY = new URL('./pdf-worker.mjs', import.meta.url);
+const ENTRY = new URL('./pdf-worker-entry.mjs', import.meta.url);
 
 interface Pending {
   resolve: (pdf: Buffer) => void;

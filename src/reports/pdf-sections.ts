@@ -4,6 +4,7 @@ import { accountTypeLabel, label } from './pdf-labels.js';
 import { COLOURS, type PdfPage } from './pdf-layout.js';
 import { drawTable, moneyCell, type Cell, type Column } from './pdf-table.js';
 import { reportFigures, type AffordabilityReport, type Figure } from './report-model.js';
+import type { InsightsData } from './insights-model.js';
 
 /**
  * The report's overview sections: who and what it covers, the figures, the
@@ -79,7 +80,7 @@ export function chart(page: PdfPage, report: AffordabilityReport): void {
     { label: 'Income', colour: COLOURS.income, values: values(income.total) },
     { label: 'Essential expenditure', colour: COLOURS.essential, values: values(expenditure.essential) },
     { label: 'Non-essential expenditure', colour: COLOURS.nonEssential, values: values(expenditure.non_essential) },
-  ], 150);
+  ], 150, (v) => formatMoney(String(Math.round(v)), report.metadata.currency).replace(/\.00$/, ''));
 }
 
 export function sufficiency(page: PdfPage, report: AffordabilityReport): void {
@@ -106,7 +107,7 @@ export function sufficiency(page: PdfPage, report: AffordabilityReport): void {
   );
 }
 
-export function monthByMonth(page: PdfPage, report: AffordabilityReport): void {
+export function monthByMonth(page: PdfPage, report: AffordabilityReport, insights?: InsightsData): void {
   const { income, expenditure } = report.data.assessment;
   const currency = report.metadata.currency;
   const missing = report.data.accounts.missing_data;
@@ -121,12 +122,15 @@ export function monthByMonth(page: PdfPage, report: AffordabilityReport): void {
   );
   // A column with nothing in it says nothing: notes only when some month has one.
   const withNotes = notes.some(Boolean);
+  // Disposable income (insights): income minus all spending; a deficit month shows in red.
+  const disposable = insights?.disposable_income;
   const columns: Column[] = [
     { header: 'Month', weight: 2.2, align: 'left' },
     { header: 'Income', weight: 2, align: 'right' },
     { header: 'Essential', weight: 2, align: 'right' },
     { header: 'Non-essential', weight: 2, align: 'right' },
     { header: 'Net income', weight: 2, align: 'right' },
+    ...(disposable ? [{ header: 'Disposable', weight: 2, align: 'right' } as Column] : []),
     ...(withNotes ? [{ header: 'Notes', weight: 2.4, align: 'left' } as Column] : []),
   ];
   const rows = income.total.monthly_totals.map((m, i): Cell[] => [
@@ -135,10 +139,15 @@ export function monthByMonth(page: PdfPage, report: AffordabilityReport): void {
     moneyCell(expenditure.essential.monthly_totals[i]?.amount.value ?? '', currency),
     moneyCell(expenditure.non_essential.monthly_totals[i]?.amount.value ?? '', currency),
     moneyCell(income.net.monthly_totals[i]?.amount.value ?? '', currency),
+    ...(disposable ? [moneyCell(disposable.monthly_totals[i]?.amount.value ?? '', currency)] : []),
     ...(withNotes ? [notes[i] ?? ''] : []),
   ]);
-  const total: Cell[] = ['Total', ...[income.total, expenditure.essential, expenditure.non_essential, income.net].map((f) => moneyCell(f.overall_total.value, currency, true))];
-  drawTable(page, columns, rows, { totalRow: withNotes ? [...total, ''] : total });
+  const total: Cell[] = [
+    'Total',
+    ...[income.total, expenditure.essential, expenditure.non_essential, income.net].map((f) => moneyCell(f.overall_total.value, currency, true)),
+    ...(disposable ? [moneyCell(disposable.overall_total.value, currency, true)] : []),
+  ];
+  drawTable(page, columns, rows, { totalRow: withNotes ? [...total, ''] : total, size: 8.5 });
 }
 
 /** Each summed figure split by bucket, then how net income is made. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AffordabilityReport, ReportData } from './report-model.js';
+import type { InsightsData } from './insights-model.js';
 
 /**
  * What makes a report re-derivable: its figures, and the identity and
@@ -77,10 +78,16 @@ function walk(value: unknown, path: string, out: Record<string, FigureValue>): v
 }
 
 /** Every value of the report's data by its path ('assessment.income.total.monthly_totals[month=2024-01].amount'), links left out. */
-export function flattenFigures(data: ReportData): Record<string, FigureValue> {
+export function flattenFigures(data: ReportData | object): Record<string, FigureValue> {
   const out: Record<string, FigureValue> = {};
   walk(data, '', out);
   return out;
+}
+
+/** The figures of a report and of its insights (under `insights.`, when the report does not carry them itself). */
+export function reportFigureValues(report: AffordabilityReport, insights?: InsightsData): Record<string, FigureValue> {
+  const data = insights && !('insights' in report.data) ? { ...report.data, insights } : report.data;
+  return flattenFigures(data);
 }
 
 export function provenanceRequest(report: AffordabilityReport): ProvenanceRequest {
@@ -104,9 +111,9 @@ export function contentHash(request: ProvenanceRequest, figures: Record<string, 
  * in as the JSON text SQL made, spliced rather than parsed and written again:
  * a year of a busy customer is a thousand of them.
  */
-export function buildProvenance(report: AffordabilityReport, transactionsJson: string): { hash: string; json: string } {
+export function buildProvenance(report: AffordabilityReport, transactionsJson: string, insights?: InsightsData): { hash: string; json: string } {
   const request = provenanceRequest(report);
-  const figures = flattenFigures(report.data);
+  const figures = reportFigureValues(report, insights);
   const hash = contentHash(request, figures, transactionsJson);
   const head = {
     format: PROVENANCE_FORMAT,

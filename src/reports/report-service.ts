@@ -2,11 +2,20 @@ import type { Store } from '../db/store.js';
 import { assembleReport } from './report-assembler.js';
 import type { AffordabilityReport, ReportRequest } from './report-model.js';
 import { readReportRows, reportKey } from './report-repository.js';
+import type { InsightsData } from './insights-model.js';
+import { buildInsights } from './insights-service.js';
+import { readEvidence, signalKeys, type EvidenceRow } from './report-evidence.js';
 
-/** A report with the transactions behind it (transaction-refs.sql), read in the same snapshot: what a PDF needs. */
+/**
+ * A report with the transactions behind it (transaction-refs.sql, read in the
+ * same snapshot), its insights and the transactions behind its risk
+ * signals: what a PDF needs.
+ */
 export interface ReportWithTransactions {
   report: AffordabilityReport;
   transactions: string;
+  insights?: InsightsData;
+  evidence?: EvidenceRow[];
 }
 
 const RANGE_KEY = 'requested';
@@ -30,7 +39,13 @@ export async function buildReport(store: Store, request: ReportRequest, now: Dat
   return (await build(store, request, now, false))?.report ?? null;
 }
 
-/** The report and the transactions behind it, for a PDF or for verifying one; null when the customer does not exist. */
+/** The report, its insights and the transactions behind them, for a PDF or for verifying one; null when the customer does not exist. */
 export async function buildReportWithTransactions(store: Store, request: ReportRequest, now: Date = new Date()): Promise<ReportWithTransactions | null> {
-  return build(store, request, now, true);
+  const built = await build(store, request, now, true);
+  if (!built) return null;
+  const insights = (await buildInsights(store, request, now))?.data;
+  if (!insights) return built;
+  const keys = [...new Set(insights.risk_signals.filter((s) => s.flagged).flatMap((s) => Object.values(signalKeys(s)).flat()))];
+  const evidence = await readEvidence(store, { customers: [request], range: request.range, accountIds: request.accountIds, currency: request.currency, keys });
+  return { ...built, insights, evidence: evidence.get(reportKey(request)) ?? [] };
 }
