@@ -4,9 +4,10 @@ import { lastCompleteMonths } from '../src/domain/months.js';
 import { saveReports, type ArchivedReport } from '../src/reports/report-archive.js';
 import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
-import { PdfPool } from '../src/reports/pdf-pool.js';
+import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
-import type { CustomerRef } from '../src/domain/customer-ref.js';
+import { customerKey, type CustomerRef } from '../src/domain/customer-ref.js';
+import { pdfInsightsOf } from '../src/reports/report-pdf-insights.js';
 import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
@@ -42,7 +43,7 @@ export function reportPdfPath(dir: string, report: AffordabilityReport): string 
   return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
 }
 
-async function writePdf(dir: string, pool: PdfPool, input: PdfInput): Promise<string> {
+async function writePdf(dir: string, pool: PdfRenderer, input: PdfInput): Promise<string> {
   const file = reportPdfPath(dir, input.report);
   const pdf = await pool.render(input);
   await mkdir(path.dirname(file), { recursive: true });
@@ -99,7 +100,7 @@ interface RunState {
   generatedAt: string;
   pdfDir: string | undefined;
   /** Renders the PDFs on worker threads (one per core), while this thread reads and stores. */
-  pool: PdfPool | undefined;
+  pool: PdfRenderer | undefined;
   failed: string[];
   pdfFailed: string[];
   stored: number;
@@ -127,6 +128,14 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
     log.error({ err, customers: customers.length, first_customer_id: customers[0]?.customerId }, 'affordability report query failed for a chunk; continuing');
     return;
   }
+  // The PDFs' insights and the transactions behind their flags, for the whole chunk at once.
+  const longestRange = state.ranges.at(-1)?.range;
+  const pdfInsights = state.pdfDir && longestRange
+    ? await pdfInsightsOf(ctx.store, customers, longestRange, NIGHTLY_REPORT_CURRENCY, state.generatedAt).catch((err: unknown) => {
+      log.error({ err, customers: customers.length }, 'insights for the PDFs failed for a chunk; the PDFs go without them');
+      return undefined;
+    })
+    : undefined;
   state.ms.query += Date.now() - started;
 
   started = Date.now();
@@ -143,7 +152,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       }));
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
-      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]' });
+      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', ...pdfInsights?.get(customerKey(clientId, customerId)) });
     } catch (err) {
       state.failed.push(customerId);
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');
@@ -177,7 +186,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     ranges: REPORT_RANGE_MONTHS.map((n) => ({ key: `${n}m`, months: n, range: lastCompleteMonths(n, now) })),
     generatedAt: now.toISOString(),
     pdfDir: ctx.config.AFFORD_REPORTS_DIR,
-    pool: ctx.config.AFFORD_REPORTS_DIR ? new PdfPool() : undefined,
+    pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     failed: [],
     pdfFailed: [],
     stored: 0,
@@ -186,13 +195,9 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
   };
   const customers = await listCustomers(ctx.store);
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  try {
-    for (let i = 0; i < customers.length; i += chunkSize) {
-      await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
-      ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
-    }
-  } finally {
-    await state.pool?.close();
+  for (let i = 0; i < customers.length; i += chunkSize) {
+    await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
+    ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
   }
   const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
 

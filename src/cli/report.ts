@@ -8,6 +8,7 @@ import { findForeignAccounts } from '../reports/report-repository.js';
 import { buildReport, buildReportWithTransactions } from '../reports/report-service.js';
 import { cliContext, out, setExitCode, withStore, errOut } from './context.js';
 import { resolveCustomerClient } from './customer-client.js';
+import { registerReportVerify } from './report-verify.js';
 
 interface ReportOptions {
   from?: string;
@@ -26,7 +27,7 @@ function fail(message: string): void {
 }
 
 export function registerReport(program: Command): void {
-  program
+  const report = program
     .command('report')
     .argument('<customer_id>', 'the customer')
     .description('print a customer\'s affordability report as JSON, or write it as a PDF')
@@ -66,4 +67,5 @@ export function registerReport(program: Command): void {
         }
       });
     });
+  registerReportVerify(report);
 }

@@ -41,6 +41,8 @@ export interface DocumentInfo {
   subject: string;
   author: string;
   keywords?: string;
+  /** When the document was made; the report's generated_at, so the same report gives the same bytes. */
+  created?: Date;
 }
 
 export class PdfPage {
@@ -59,7 +61,8 @@ export class PdfPage {
       compress: false,
       // No default font: pdfkit would load Helvetica's metrics a third time.
       font: '',
-      info: { Title: info.title, Subject: info.subject, Author: info.author, Creator: info.author, ...(info.keywords ? { Keywords: info.keywords } : {}) },
+      info: { Title: info.title, Subject: info.subject, Author: info.author, Creator: info.author, ...(info.keywords ? { Keywords: info.keywords } : {}),
+        ...(info.created ? { CreationDate: info.created } : {}) },
     });
     useStandardFonts(this.doc);
     this.doc.font('regular').fillColor(COLOURS.text);

@@ -104,3 +104,15 @@ export class PdfPool implements PdfRenderer {
     return slot;
   }
 }
+
+let shared: PdfPool | undefined;
+
+/**
+ * The process's pool: the API and the nightly job share it, so a process
+ * never runs more PDF workers than it has cores. Idle workers do not keep
+ * the process alive, so it needs no closing.
+ */
+export function sharedPdfPool(): PdfPool {
+  shared ??= new PdfPool();
+  return shared;
+}

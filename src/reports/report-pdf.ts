@@ -38,6 +38,7 @@ export async function renderReportPdf({ report, transactions, insights, evidence
     subject: `Affordability report for customer ${metadata.customer_id} of client ${metadata.client_id}`,
     author: `${metadata.generator.name} ${metadata.generator.version}`,
     keywords: `afford-content-hash:sha256:${provenance.hash}`,
+    created: new Date(metadata.generated_at),
   });
   header(page, report);
   if (insights) {

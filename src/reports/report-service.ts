@@ -3,8 +3,8 @@ import { assembleReport } from './report-assembler.js';
 import type { AffordabilityReport, ReportRequest } from './report-model.js';
 import { readReportRows, reportKey } from './report-repository.js';
 import type { InsightsData } from './insights-model.js';
-import { buildInsights } from './insights-service.js';
-import { readEvidence, signalKeys, type EvidenceRow } from './report-evidence.js';
+import type { EvidenceRow } from './report-evidence.js';
+import { pdfInsightsOf } from './report-pdf-insights.js';
 
 /**
  * A report with the transactions behind it (transaction-refs.sql, read in the
@@ -43,9 +43,6 @@ export async function buildReport(store: Store, request: ReportRequest, now: Dat
 export async function buildReportWithTransactions(store: Store, request: ReportRequest, now: Date = new Date()): Promise<ReportWithTransactions | null> {
   const built = await build(store, request, now, true);
   if (!built) return null;
-  const insights = (await buildInsights(store, request, now))?.data;
-  if (!insights) return built;
-  const keys = [...new Set(insights.risk_signals.filter((s) => s.flagged).flatMap((s) => Object.values(signalKeys(s)).flat()))];
-  const evidence = await readEvidence(store, { customers: [request], range: request.range, accountIds: request.accountIds, currency: request.currency, keys });
-  return { ...built, insights, evidence: evidence.get(reportKey(request)) ?? [] };
+  const extra = await pdfInsightsOf(store, [request], request.range, request.currency, now.toISOString(), request.accountIds);
+  return { ...built, ...extra.get(reportKey(request)) };
 }

@@ -1,10 +1,10 @@
 import type { Store } from '../../db/store.js';
 import { systemClock, type Clock } from '../../domain/clock.js';
 import type { AffordabilityReport, ReportRequest } from '../../reports/report-model.js';
-import { renderReportPdf } from '../../reports/report-pdf.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport, buildReportWithTransactions } from '../../reports/report-service.js';
-import type { PdfRenderer } from '../../reports/pdf-pool.js';
+import { sharedPdfPool, type PdfRenderer } from '../../reports/pdf-pool.js';
+import { provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
 import type { AffordabilityInsights } from '../../reports/insights-model.js';
 import { buildInsights } from '../../reports/insights-service.js';
 import type { InsightsQuery } from '../schemas/insights.schemas.js';
@@ -18,7 +18,7 @@ export class AffordabilityService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock = systemClock,
-    private readonly renderer?: PdfRenderer,
+    private readonly renderer: PdfRenderer = sharedPdfPool(),
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
@@ -28,12 +28,20 @@ export class AffordabilityService {
     return report;
   }
 
-  /** The report as a PDF, rendered off the request thread when a pool is given. */
+  /** The report as a PDF, rendered off the request thread (a worker pool). */
   async pdf(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<{ pdf: Buffer; report: AffordabilityReport }> {
     const input = await buildReportWithTransactions(this.store, await this.request(customer, q, now), now);
     if (!input) throw apiError('NOT_FOUND');
-    const pdf = this.renderer ? await this.renderer.render(input) : await renderReportPdf(input);
+    const pdf = await this.renderer.render(input);
     return { pdf, report: input.report };
+  }
+
+  /** POST /v1/affordability/report/verify: the PDF's report recomputed from the store, for the client that owns it. */
+  async verify(clientId: string, pdf: Buffer): Promise<VerifyResult> {
+    const provenance = provenanceOf(pdf);
+    if (!provenance) throw apiError('FAILED_VALIDATION', { errors: { body: 'is not a report PDF that afford made (or another program saved it again)' } });
+    if (provenance.request.client_id !== clientId) throw apiError('NOT_FOUND');
+    return verifyProvenance(this.store, provenance);
   }
 
   /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
