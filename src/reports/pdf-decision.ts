@@ -73,7 +73,7 @@ export function decisionTiles(page: PdfPage, insights: InsightsData): void {
         ['Months in deficit', `${deficitMonths} of ${insights.months_assessed.count}`],
       ],
       note: deficit
-        ? 'Deficit: spending exceeds income over the period'
+        ? 'Spending exceeds income'
         : deficitMonths ? `Deficit in ${disposable.deficit_months.map(longMonth).join(', ')}` : undefined,
     },
   ];
@@ -111,7 +111,7 @@ function detailText(signal: RiskSignal, currency: string): string {
   const deepest = signal.detail?.deepest_balance;
   if (deepest) return `lowest ${formatMoney(deepest.value, currency)}`;
   const fees = signal.detail?.fees;
-  if (fees) return `fees ${formatMoney(fees.amount.value, currency)}`;
+  if (fees && fees.transaction_count > 0) return `fees ${formatMoney(fees.amount.value, currency)}`;
   return '';
 }
 
