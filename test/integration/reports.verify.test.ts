@@ -96,7 +96,7 @@ describe('POST /v1/affordability/report/verify', () => {
   afterAll(async () => api?.close());
 
   const verify = (body: Buffer | string, headers: Record<string, string>) =>
-    fetch(`${api.base}/v1/affordability/report/verify`, { method: 'POST', headers, body }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }));
+    fetch(`${api.base}/v1/affordability/report/verify`, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body) }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }));
 
   it('answers matches for a PDF the API made, and the same as the command line after a change', async () => {
     const ok = await verify(pdf, { ...authHeaders(token, 'client-i'), 'content-type': 'application/pdf' });
