@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import PDFDocument from 'pdfkit';
+import type { PdfInput } from '../src/reports/report-pdf.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     const { renderReportPdf } = await import('../src/reports/report-pdf.js');
     const store = await Store.open(db, createLogger('silent'));
     const refs = (await listCustomers(store)).slice(0, sample);
-    const inputs = [];
+    const inputs: PdfInput[] = [];
     for (const c of refs) {
       const input = await buildReportWithTransactions(store, { ...c, range, currency: 'GBP' });
       if (input) inputs.push(input);

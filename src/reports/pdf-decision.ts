@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { formatMoney, isNegative, longMonth } from './pdf-format.js';
 import { COLOURS, type PdfPage } from './pdf-layout.js';
 import { drawTable, moneyCell, type Cell, type Column } from './pdf-table.js';
@@ -20,6 +21,11 @@ interface Tile {
 }
 
 const TILE_HEIGHT = 92;
+
+/** The sum of two amounts, exactly (decimal.js, never a float). */
+function sum(a: string, b: string): string {
+  return new Decimal(a).plus(b).toFixed(2);
+}
 
 function drawTile(page: PdfPage, tile: Tile, x: number, y: number, width: number): void {
   const { doc } = page;
@@ -45,7 +51,8 @@ export function decisionTiles(page: PdfPage, insights: InsightsData): void {
   const deficitMonths = disposable.deficit_months.length;
   const tiles: Tile[] = [
     {
-      title: 'INCOME A MONTH',
+      // An underwriter lends on verified income: it leads, the unverified rest is shown beside.
+      title: 'VERIFIED INCOME A MONTH',
       lead: m(income.verified.predicted_monthly.value),
       lines: [
         ['Verified', `${m(income.verified.predicted_monthly.value)} a month`],
@@ -55,7 +62,7 @@ export function decisionTiles(page: PdfPage, insights: InsightsData): void {
     },
     {
       title: 'SPENDING A MONTH',
-      lead: m(expenditure.fixed.predicted_monthly.value),
+      lead: m(sum(expenditure.fixed.predicted_monthly.value, expenditure.flexible.predicted_monthly.value)),
       lines: [
         ['Committed', `${m(expenditure.fixed.predicted_monthly.value)} a month`],
         ['Flexible', `${m(expenditure.flexible.predicted_monthly.value)} a month`],
@@ -82,7 +89,7 @@ export function decisionTiles(page: PdfPage, insights: InsightsData): void {
   tiles.forEach((tile, i) => drawTile(page, tile, page.left + i * (width + gap), page.y, width));
   page.y += TILE_HEIGHT + 6;
   page.paragraph(
-    'Income a month: the predicted monthly amount of the verified streams (regular, paid in 3 or more months); unverified is the rest. ' +
+    'Verified income a month: the predicted monthly amount of the regular streams paid in 3 or more months; unverified is the rest. ' +
       'Committed spending: rent or mortgage, council tax, utilities, loan and card repayments, insurance, subscriptions and buy now, pay later; ' +
       'flexible is all other spending. Disposable income is income minus all spending (transfers between own accounts left out).',
     { size: 7.5 },

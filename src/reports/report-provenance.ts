@@ -38,7 +38,9 @@ export interface ReportProvenance {
   request: ProvenanceRequest;
   generated_at: string;
   generator: { name: string; version: string };
-  /** Every value of the report's data by its path, links left out. */
+  /** The report's data and insights, links left out, as the PDF carries them. */
+  data: Record<string, unknown>;
+  /** Every value of `data` by its path (computed when read back). */
   figures: Record<string, FigureValue>;
   transactions: TransactionRef[];
 }
@@ -84,10 +86,22 @@ export function flattenFigures(data: ReportData | object): Record<string, Figure
   return out;
 }
 
-/** The figures of a report and of its insights (under `insights.`, when the report does not carry them itself). */
-export function reportFigureValues(report: AffordabilityReport, insights?: InsightsData): Record<string, FigureValue> {
+const dropLinks = (key: string, value: unknown): unknown => (key === '_links' ? undefined : value);
+
+/**
+ * The report's data and its insights (under `insights`, when the report
+ * does not carry them itself) as JSON, links left out: what the hash covers
+ * and the PDF carries. Links follow from the request; leaving them out
+ * halves the text to hash and embed.
+ */
+export function dataJsonOf(report: AffordabilityReport, insights?: InsightsData): string {
   const data = insights && !('insights' in report.data) ? { ...report.data, insights } : report.data;
-  return flattenFigures(data);
+  return JSON.stringify(data, dropLinks);
+}
+
+/** Every value of a report and its insights by path: what verification compares. */
+export function reportFigureValues(report: AffordabilityReport, insights?: InsightsData): Record<string, FigureValue> {
+  return flattenFigures(JSON.parse(dataJsonOf(report, insights)) as object);
 }
 
 export function provenanceRequest(report: AffordabilityReport): ProvenanceRequest {
@@ -95,39 +109,38 @@ export function provenanceRequest(report: AffordabilityReport): ProvenanceReques
   return { client_id: m.client_id, customer_id: m.customer_id, month_from: m.month_from, month_to: m.month_to, currency: m.currency, account_ids: m.account_ids };
 }
 
-/** SHA-256 over the request, the figures and the transactions' JSON text, in that order. */
-export function contentHash(request: ProvenanceRequest, figures: Record<string, FigureValue>, transactionsJson: string): string {
+/** SHA-256 over the request, the data and the transactions' JSON text, in that order. */
+export function contentHash(request: ProvenanceRequest, dataJson: string, transactionsJson: string): string {
   return createHash('sha256')
     .update(JSON.stringify(request))
     .update('\n')
-    .update(JSON.stringify(figures))
+    .update(dataJson)
     .update('\n')
     .update(transactionsJson)
     .digest('hex');
 }
 
 /**
- * The provenance of a report as JSON text, and its hash. The transactions go
- * in as the JSON text SQL made, spliced rather than parsed and written again:
- * a year of a busy customer is a thousand of them.
+ * The provenance of a report as JSON text, and its hash. The data and the
+ * transactions go in as JSON text made once (the transactions by SQL),
+ * spliced rather than parsed and written again: a year of a busy customer
+ * is a thousand transactions.
  */
 export function buildProvenance(report: AffordabilityReport, transactionsJson: string, insights?: InsightsData): { hash: string; json: string } {
   const request = provenanceRequest(report);
-  const figures = reportFigureValues(report, insights);
-  const hash = contentHash(request, figures, transactionsJson);
+  const dataJson = dataJsonOf(report, insights);
+  const hash = contentHash(request, dataJson, transactionsJson);
   const head = {
     format: PROVENANCE_FORMAT,
     content_hash: hash,
     request,
     generated_at: report.metadata.generated_at,
     generator: report.metadata.generator,
-    figures,
   };
-  const json = `${JSON.stringify(head).slice(0, -1)},"transactions":${transactionsJson}}`;
+  const json = `${JSON.stringify(head).slice(0, -1)},"data":${dataJson},"transactions":${transactionsJson}}`;
   return { hash, json };
 }
 
-const figureValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const provenanceSchema = z.object({
   format: z.literal(PROVENANCE_FORMAT),
   content_hash: z.string().regex(/^[0-9a-f]{64}$/),
@@ -141,7 +154,7 @@ const provenanceSchema = z.object({
   }),
   generated_at: z.string(),
   generator: z.object({ name: z.string(), version: z.string() }),
-  figures: z.record(z.string(), figureValue),
+  data: z.record(z.string(), z.unknown()),
   transactions: z.array(z.tuple([z.string(), z.string(), z.string(), z.string().nullable(), z.string().nullable(), z.string(), z.string()])),
 });
 
@@ -154,5 +167,7 @@ export function parseProvenance(text: string): ReportProvenance | undefined {
     return undefined;
   }
   const parsed = provenanceSchema.safeParse(json);
-  return parsed.success ? (parsed.data as ReportProvenance) : undefined;
+  if (!parsed.success) return undefined;
+  const { data, ...rest } = parsed.data;
+  return { ...rest, data, figures: flattenFigures(data) } as ReportProvenance;
 }

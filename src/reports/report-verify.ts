@@ -135,7 +135,7 @@ export async function verifyProvenance(store: Store, p: ReportProvenance): Promi
   const r = p.request;
   const base = {
     content_hash: p.content_hash,
-    intact: contentHash(p.request, p.figures, JSON.stringify(p.transactions)) === p.content_hash,
+    intact: contentHash(p.request, JSON.stringify(p.data), JSON.stringify(p.transactions)) === p.content_hash,
     customer_id: r.customer_id, client_id: r.client_id, month_from: r.month_from, month_to: r.month_to, currency: r.currency,
     generated_at: p.generated_at,
   };
