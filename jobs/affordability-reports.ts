@@ -101,6 +101,8 @@ interface RunState {
   pdfDir: string | undefined;
   /** Renders the PDFs on worker threads (one per core), while this thread reads and stores. */
   pool: PdfRenderer | undefined;
+  /** The PDFs of the last chunk, still being drawn. */
+  pdfsInFlight?: Promise<void>;
   failed: string[];
   pdfFailed: string[];
   stored: number;
@@ -166,9 +168,11 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
 
   const { pdfDir, pool } = state;
   if (!pdfDir || !pool) return;
+  // The previous chunk's PDFs finish first, so at most two chunks' reports wait in memory.
+  await state.pdfsInFlight;
   started = Date.now();
-  // All of the chunk's PDFs at once: the pool keeps every worker busy and queues the rest.
-  await Promise.all(forPdf.map(async (input) => {
+  // All of the chunk's PDFs at once, not awaited here: the workers draw them while the next chunk is read.
+  state.pdfsInFlight = Promise.all(forPdf.map(async (input) => {
     try {
       await writePdf(pdfDir, pool, input);
       state.pdfs++;
@@ -176,8 +180,9 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       state.pdfFailed.push(input.report.metadata.customer_id);
       log.error({ customer_id: input.report.metadata.customer_id, err }, 'affordability PDF failed for customer; continuing');
     }
-  }));
-  state.ms.pdf += Date.now() - started;
+  })).then(() => {
+    state.ms.pdf += Date.now() - started;
+  });
 }
 
 async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<Record<string, unknown>> {
@@ -199,6 +204,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
     ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
   }
+  await state.pdfsInFlight;
   const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
 
   const result = {

@@ -48,7 +48,8 @@ export class PdfPool implements PdfRenderer {
   render(input: PdfInput): Promise<Buffer> {
     if (this.closed) return Promise.reject(affordError('PDF_POOL_CLOSED'));
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ task: { id: this.nextId++, input }, resolve, reject });
+      const { transactions, ...rest } = input;
+      this.queue.push({ task: { id: this.nextId++, json: JSON.stringify(rest), transactions }, resolve, reject });
       this.dispatch();
     });
   }

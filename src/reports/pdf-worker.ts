@@ -7,9 +7,17 @@ import { renderReportPdf, type PdfInput } from './report-pdf.js';
  * bad report fails alone and the worker carries on.
  */
 
+/**
+ * A report to render. The input goes as JSON text rather than as objects:
+ * the structured clone of a year's report and insights costs twice what
+ * JSON.stringify does, and a string crosses between threads as one copy.
+ */
 export interface RenderTask {
   id: number;
-  input: PdfInput;
+  /** JSON of the PdfInput without its transactions. */
+  json: string;
+  /** The PdfInput's transactions, already JSON text. */
+  transactions: string;
 }
 
 export type RenderResult = { id: number; pdf: Uint8Array } | { id: number; error: string };
@@ -17,7 +25,9 @@ export type RenderResult = { id: number; pdf: Uint8Array } | { id: number; error
 const port = parentPort;
 if (port) {
   port.on('message', (task: RenderTask) => {
-    renderReportPdf(task.input).then(
+    const render = async (): Promise<Buffer> =>
+      renderReportPdf({ ...(JSON.parse(task.json) as Omit<PdfInput, 'transactions'>), transactions: task.transactions });
+    render().then(
       (pdf) => {
         // Only a buffer that owns its whole ArrayBuffer can be transferred; pdfkit's usually does.
         const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? new Uint8Array(pdf.buffer) : new Uint8Array(pdf);

@@ -27,9 +27,14 @@ export async function pdfInsightsOf(
     const mine = rows.get(key);
     if (mine) insights.set(key, assembleInsights({ request: { ...c, range, currency, accountIds }, rows: mine, rangeKey, generatedAt }).data);
   }
+  // Evidence only for the customers with a raised flag: classifying transactions is the costly part.
   const keys = new Set<string>();
-  for (const data of insights.values()) for (const s of data.risk_signals) if (s.flagged) Object.values(signalKeys(s)).flat().forEach((k) => keys.add(k));
-  const evidence = await readEvidence(store, { customers, range, accountIds, currency, keys: [...keys] });
+  const flagged = customers.filter((c) => {
+    const raised = insights.get(customerKey(c.clientId, c.customerId))?.risk_signals.filter((s) => s.flagged) ?? [];
+    for (const s of raised) Object.values(signalKeys(s)).flat().forEach((k) => keys.add(k));
+    return raised.length > 0;
+  });
+  const evidence = await readEvidence(store, { customers: flagged, range, accountIds, currency, keys: [...keys] });
   const out = new Map<string, { insights: InsightsData; evidence: EvidenceRow[] }>();
   for (const [key, data] of insights) out.set(key, { insights: data, evidence: evidence.get(key) ?? [] });
   return out;
