@@ -21,14 +21,14 @@ export function incomeStreams(page: PdfPage, insights: InsightsData): void {
     return;
   }
   const columns: Column[] = [
-    { header: 'Stream', weight: 3.4, align: 'left' },
-    { header: 'Source', weight: 1.4, align: 'left' },
-    { header: 'Frequency', weight: 1.6, align: 'left' },
-    { header: 'Months', weight: 1, align: 'right' },
+    { header: 'Stream', weight: 4, align: 'left' },
+    { header: 'Source', weight: 1.1, align: 'left' },
+    { header: 'Frequency', weight: 1.4, align: 'left' },
+    { header: 'Months', weight: 1.3, align: 'right' },
     { header: 'Next expected', weight: 1.8, align: 'right' },
-    { header: 'A month', weight: 1.7, align: 'right' },
-    { header: 'In the period', weight: 1.9, align: 'right' },
-    { header: 'Verified', weight: 1.2, align: 'left' },
+    { header: 'A month', weight: 1.6, align: 'right' },
+    { header: 'In the period', weight: 1.8, align: 'right' },
+    { header: 'Verified', weight: 1.1, align: 'left' },
   ];
   const rows = insights.income.streams.map((s): Cell[] => [
     s.name, label(s.source), label(s.frequency), String(s.months_present.length),
