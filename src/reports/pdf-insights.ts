@@ -21,9 +21,9 @@ export function incomeStreams(page: PdfPage, insights: InsightsData): void {
     return;
   }
   const columns: Column[] = [
-    { header: 'Stream', weight: 4, align: 'left' },
+    { header: 'Stream', weight: 3.7, align: 'left' },
     { header: 'Source', weight: 1.1, align: 'left' },
-    { header: 'Frequency', weight: 1.4, align: 'left' },
+    { header: 'Frequency', weight: 1.7, align: 'left' },
     { header: 'Months', weight: 1.3, align: 'right' },
     { header: 'Next expected', weight: 1.8, align: 'right' },
     { header: 'A month', weight: 1.6, align: 'right' },
@@ -52,7 +52,7 @@ export function commitments(page: PdfPage, insights: InsightsData): void {
   const columns: Column[] = [
     { header: 'Paid to', weight: 3.4, align: 'left' },
     { header: 'Kind', weight: 1.8, align: 'left' },
-    { header: 'Frequency', weight: 1.6, align: 'left' },
+    { header: 'Frequency', weight: 1.7, align: 'left' },
     { header: 'Months', weight: 1, align: 'right' },
     { header: 'Next expected', weight: 1.8, align: 'right' },
     { header: 'A month', weight: 1.7, align: 'right' },
