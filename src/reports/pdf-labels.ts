@@ -21,7 +21,7 @@ const WORDS: Record<string, string> = {
   interest_or_investments: 'Interest or investments',
   gig_work: 'Gig work',
   payday_loans: 'Payday loans',
-  bnpl: 'Buy now, pay later',
+  bnpl: 'BNPL',
   universal_credit: 'Universal Credit',
   // frequencies
   four_weekly: 'Four-weekly',
