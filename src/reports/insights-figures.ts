@@ -64,6 +64,12 @@ export function median(sorted: readonly string[]): string {
   return toFixed2(new D(sorted[mid - 1] ?? '0').plus(sorted[mid] ?? '0').dividedBy(2));
 }
 
+/** The median of a figure's months: what a typical month of it comes to. */
+export function medianOfMonths(amounts: readonly Money[], currency: string): Money {
+  const sorted = amounts.map((a) => a.value).sort((a, b) => new D(a).comparedTo(b));
+  return money(median(sorted), currency);
+}
+
 export function consistency(sorted: readonly string[], currency: string, maxSpreadPercent: string): AmountConsistency {
   const min = sorted[0] ?? '0';
   const max = sorted.at(-1) ?? '0';

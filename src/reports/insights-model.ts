@@ -1,6 +1,6 @@
 import type { Money } from '../domain/money.js';
 import type { Store } from '../db/store.js';
-import type { ReportRequest } from './report-model.js';
+import type { ReportRequest } from './report-request.js';
 
 /**
  * What an underwriter reads before lending: income streams, committed
@@ -81,6 +81,8 @@ export interface IncomeStream {
 export interface IncomeInsights {
   /** Every credit of the income streams (the core-dashboard `income` bucket). */
   total: InsightFigure;
+  /** The same without benefits: the reference's net disposable income. */
+  excluding_benefits: InsightFigure;
   verified: { predicted_monthly: Money; total: InsightFigure };
   unverified: { predicted_monthly: Money; total: InsightFigure };
   streams: IncomeStream[];

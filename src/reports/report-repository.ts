@@ -1,13 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
-import { monthStartDate, type MonthRange } from '../domain/months.js';
+import { monthStartDate } from '../domain/months.js';
 import { readSnapshot } from '../db/read-snapshot.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type FigureName } from './report-model.js';
 import { customerKey, type CustomerRef } from '../domain/customer-ref.js';
+import { readInsightRowsOn, type CustomerInsightRows } from './insights-repository.js';
 
 /**
  * The SQL side of the report: sql/queries/reports/*.sql, run for one
@@ -52,11 +53,8 @@ const COVERAGE_COLUMNS: Columns<CoverageRow> = {
 };
 const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list' };
 
-/** A range as the SQL names it: the nightly job computes several in one pass. */
-export interface KeyedRange {
-  key: string;
-  range: MonthRange;
-}
+import type { KeyedRange } from './keyed-range.js';
+export type { KeyedRange };
 
 /** The key of a customer in the maps below. */
 export const reportKey = (c: CustomerRef): string => customerKey(c.clientId, c.customerId);
@@ -71,6 +69,8 @@ export interface ReportScope {
 /** Everything the assembler needs for one customer, for each range of the scope. */
 export interface CustomerReportRows {
   accounts: AccountsRow;
+  /** The insights of the same customer and ranges, read in the same snapshot; absent counts as none. */
+  insights?: CustomerInsightRows;
   cellsByRange: Map<string, FigureCell[]>;
   coverageByRange: Map<string, CoverageRow>;
 }
@@ -96,6 +96,7 @@ interface SnapshotRows {
   accounts: AccountsRow[];
   cells: FigureCell[];
   coverage: CoverageRow[];
+  insights: Map<string, CustomerInsightRows>;
 }
 
 /** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
@@ -105,7 +106,8 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
   const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
   const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
-  return { accounts, cells, coverage };
+  const insights = await readInsightRowsOn(conn, scope);
+  return { accounts, cells, coverage, insights };
 }
 
 /** Every customer, in order: the nightly job's work list. */
@@ -116,9 +118,13 @@ export async function listCustomers(store: Store): Promise<CustomerRef[]> {
 
 /** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
-  const { accounts, cells, coverage } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
+  const { accounts, cells, coverage, insights } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
-  for (const a of accounts) byCustomer.set(reportKey({ clientId: a.client_id, customerId: a.customer_id }), { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
+  for (const a of accounts) {
+    const key = reportKey({ clientId: a.client_id, customerId: a.customer_id });
+    const noInsights: CustomerInsightRows = { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() };
+    byCustomer.set(key, { accounts: a, insights: insights.get(key) ?? noInsights, cellsByRange: new Map(), coverageByRange: new Map() });
+  }
   for (const cell of cells) {
     const entry = byCustomer.get(reportKey({ clientId: cell.client_id, customerId: cell.customer_id }));
     if (!entry) continue;

@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { INSIGHTS_OPERATION_ID } from '../../reports/insights-model.js';
 import { envelopeOf, moneyOut } from './common.js';
-import { affordabilityQuery } from './affordability.schemas.js';
 
 export const OP_AFFORDABILITY_INSIGHTS_GET = INSIGHTS_OPERATION_ID;
-
-/** The report's parameters and defaults, without its PDF format. */
-export const insightsQuery = affordabilityQuery.omit({ format: true });
-export type InsightsQuery = z.output<typeof insightsQuery>;
 
 const link = z.string().startsWith('/financial/v2/transactions?');
 const links = z.object({ transactions: link });
@@ -37,6 +32,7 @@ export const insightsData = z.object({
   currency: z.string(),
   income: z.object({
     total: figure,
+    excluding_benefits: figure,
     verified: predicted,
     unverified: predicted,
     streams: z.array(z.object({ stream_id: z.string(), ...regular, source: z.enum(['salary', 'benefits', 'pension', 'gig', 'other']), verified: z.boolean() })),

@@ -6,10 +6,9 @@ import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport } from '../../reports/report-service.js';
 import type { AffordabilityInsights } from '../../reports/insights-model.js';
 import { buildInsights } from '../../reports/insights-service.js';
-import type { InsightsQuery } from '../schemas/insights.schemas.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
-import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
+import type { AffordabilityQuery, InsightsQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
