@@ -52,17 +52,22 @@ commitment_pairs AS (
 ),
 commitment_patterns AS (SELECT unnest(from_json($commitment_patterns::JSON, '[{"kind":"VARCHAR","priority":"INTEGER","pattern":"VARCHAR"}]'), recursive := true)),
 bounds AS (SELECT min(month_from) AS lo, max(month_to) AS hi FROM insight_ranges),
+cards AS (
+    SELECT a.client_id, a.customer_id, a.account_id FROM accounts a
+    SEMI JOIN insight_subjects s ON s.client_id = a.client_id AND s.customer_id = a.customer_id
+    WHERE a.account_type = 'credit_card'
+),
 base AS (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.date_time::DATE AS day, t.month,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
            -- A card's balance is money owed, not an overdraft.
-           CASE WHEN coalesce(a.account_type, '') <> 'credit_card' THEN t.running_balance END AS running_balance,
+           CASE WHEN card.account_id IS NULL THEN t.running_balance END AS running_balance,
            c.bucket_l1
     FROM transactions t
     JOIN insight_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
     CROSS JOIN bounds b
     LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-    LEFT JOIN accounts a ON a.client_id = t.client_id AND a.customer_id = t.customer_id AND a.account_id = t.account_id
+    LEFT JOIN cards card ON card.client_id = t.client_id AND card.customer_id = t.customer_id AND card.account_id = t.account_id
     WHERE t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       AND t.month BETWEEN b.lo AND b.hi
