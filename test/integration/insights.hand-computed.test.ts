@@ -115,6 +115,8 @@ describe('insights of a hand-computed customer', () => {
       if (fees) checks.push({ what: `${s.name} fees`, link: fees._links.transactions, value: fees.amount.value, count: fees.transaction_count });
     }
     expect(checks.length).toBeGreaterThan(100);
+    // A key nothing carries lists nothing, rather than everything.
+    expect(await followLink(api, '/financial/v2/transactions?insight=no-such-key', headers)).toEqual({ total: '0.00', count: 0 });
     for (const c of checks) {
       expect(await followLink(api, c.link, headers), c.what).toEqual({ total: c.value, count: c.count });
     }
