@@ -66,7 +66,7 @@ export function median(sorted: readonly string[]): string {
 
 /** The median of a figure's months: what a typical month of it comes to. */
 export function medianOfMonths(amounts: readonly Money[], currency: string): Money {
-  const sorted = amounts.map((a) => a.value).sort((a, b) => new D(a).comparedTo(b));
+  const sorted = amounts.map((a) => a.value).sort(compareAmounts);
   return money(median(sorted), currency);
 }
 
@@ -95,6 +95,9 @@ export function sharePercent(part: string, whole: string): string {
   if (new D(whole).isZero()) return new D(part).isZero() ? '0.00' : '100.00';
   return toFixed2(new D(part).dividedBy(whole).times(100));
 }
+
+/** Orders decimal strings ascending, exactly. */
+export const compareAmounts = (a: string, b: string): number => new D(a).comparedTo(b);
 
 export const atLeast = (value: string, threshold: string): boolean => new D(value).gte(threshold);
 

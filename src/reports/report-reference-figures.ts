@@ -2,7 +2,7 @@ import { money, monthlyAverage, type Money } from '../domain/money.js';
 export { medianOfMonths } from './insights-figures.js';
 import { monthCount } from '../domain/months.js';
 import type { InsightFigure, InsightsData } from './insights-model.js';
-import { minus, sumMoney } from './insights-figures.js';
+import { compareAmounts, minus, sumMoney } from './insights-figures.js';
 import type { Figure, FlexibleFigure, ReferenceFigure, ReportData } from './report-model.js';
 
 /**
@@ -53,7 +53,7 @@ export function referenceFigures(insights: InsightsData, essential: Figure): Ref
     _links: { income_transactions: disposableLink, expenditure_transactions: linkOf(essential._links) },
   };
   const flexibleFigure = insights.expenditure.flexible.total;
-  const monthly = flexibleFigure.monthly_totals.map((m) => m.amount.value).sort((a, b) => Number(a) - Number(b)); // only to pick the lowest and highest
+  const monthly = flexibleFigure.monthly_totals.map((m) => m.amount.value).sort(compareAmounts);
   const flexible: FlexibleFigure = {
     ...fromInsight(flexibleFigure, insights.expenditure.flexible.predicted_monthly),
     predicted_monthly_range: {
