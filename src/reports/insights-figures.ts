@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { money, sumAmounts, toFixed2, type Money } from '../domain/money.js';
 import { monthsIn, type MonthRange } from '../domain/months.js';
 import { transactionsLink } from '../domain/transactions-link.js';
-import type { AmountConsistency, InsightFigure, InsightMonth } from './insights-model.js';
+import type { AmountConsistency, InsightFigure, InsightMonth, InsightTotal } from './insights-model.js';
 import type { InsightCell } from './insights-repository.js';
 
 /**
@@ -53,6 +53,16 @@ export function figureOf(ctx: FigureContext, keys: readonly string[]): InsightFi
     transaction_count: overall.reduce((n, c) => n + c.transaction_count, 0),
     monthly_totals,
     _links: { transactions: insightLink(ctx, keys) },
+  };
+}
+
+/** The total of one key without its months (see InsightTotal). */
+export function totalOf(ctx: FigureContext, key: string): InsightTotal {
+  const overall = (ctx.cells.get(key) ?? []).find((c) => c.month === null);
+  return {
+    overall_total: money(overall?.total ?? '0', ctx.currency),
+    transaction_count: overall?.transaction_count ?? 0,
+    _links: { transactions: insightLink(ctx, [key]) },
   };
 }
 

@@ -14,6 +14,7 @@ const frequency = z.enum(['weekly', 'fortnightly', 'four_weekly', 'monthly', 'ir
 
 const month = z.object({ month: yearMonth, amount: moneyOut, transaction_count: count, _links: links });
 const figure = z.object({ overall_total: moneyOut, transaction_count: count, monthly_totals: z.array(month), _links: links });
+const total = z.object({ overall_total: moneyOut, transaction_count: count, _links: links });
 const predicted = z.object({ predicted_monthly: moneyOut, total: figure });
 const consistency = z.object({ min: moneyOut, max: moneyOut, median: moneyOut, spread_percent: decimalText, consistent: z.boolean() });
 const regular = {
@@ -24,7 +25,7 @@ const regular = {
   last_date: day,
   next_expected_date: day.nullable(),
   predicted_monthly: moneyOut,
-  total: figure,
+  total,
 };
 
 export const insightsData = z.object({
@@ -64,7 +65,6 @@ export const insightsData = z.object({
     flagged: z.boolean(),
     amount: moneyOut,
     transaction_count: count,
-    monthly_totals: z.array(month),
     detail: z.object({
       deepest_balance: moneyOut.nullable().optional(),
       fees: z.object({ amount: moneyOut, transaction_count: count, _links: links }).optional(),
