@@ -6,8 +6,7 @@ import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
-import { customerKey, type CustomerRef } from '../src/domain/customer-ref.js';
-import { pdfInsightsOf } from '../src/reports/report-pdf-insights.js';
+import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
@@ -130,14 +129,6 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
     log.error({ err, customers: customers.length, first_customer_id: customers[0]?.customerId }, 'affordability report query failed for a chunk; continuing');
     return;
   }
-  // The PDFs' insights and the transactions behind their flags, for the whole chunk at once.
-  const longestRange = state.ranges.at(-1)?.range;
-  const pdfInsights = state.pdfDir && longestRange
-    ? await pdfInsightsOf(ctx.store, customers, longestRange, NIGHTLY_REPORT_CURRENCY, state.generatedAt).catch((err: unknown) => {
-      log.error({ err, customers: customers.length }, 'insights for the PDFs failed for a chunk; the PDFs go without them');
-      return undefined;
-    })
-    : undefined;
   state.ms.query += Date.now() - started;
 
   started = Date.now();
@@ -154,7 +145,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       }));
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
-      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', ...pdfInsights?.get(customerKey(clientId, customerId)) });
+      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] });
     } catch (err) {
       state.failed.push(customerId);
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');

@@ -26,6 +26,8 @@ export async function demoCurlLines(store: Store, address: string): Promise<stri
     `# customer ${customer.customerId}: core-dashboard totals by bucket over the last 6 complete months, then by bucket and month`,
     `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1' ${headers}`,
     `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1,month' ${headers}`,
+    `# what an underwriter reads first: income streams, commitments, disposable income and risk signals, each with its transactions link`,
+    `curl -s '${address}/v1/affordability/insights' ${headers}`,
     `# follow any _links.transactions path the same way, e.g. the first page of transactions:`,
     `curl -s '${address}/financial/v2/transactions?page_size=5' ${headers}`,
   ];

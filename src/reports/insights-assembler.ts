@@ -3,7 +3,7 @@ import { monthCount } from '../domain/months.js';
 import type { AffordabilityInsights, DisposableIncome, InsightFigure, InsightsRequest } from './insights-model.js';
 import { INSIGHTS_OPERATION_ID } from './insights-model.js';
 import type { CustomerInsightRows } from './insights-repository.js';
-import { cellsByKey, figureOf, insightLink, isNegative, median, minus, sumMoney, type FigureContext } from './insights-figures.js';
+import { cellsByKey, figureOf, insightLink, isNegative, medianOfMonths, minus, sumMoney, type FigureContext } from './insights-figures.js';
 import { commitments, incomeStreams } from './insights-groups.js';
 import { insightRules } from './insights-rules.js';
 import { riskSignals } from './insights-signals.js';
@@ -15,11 +15,6 @@ export interface AssembleInsightsInput {
   rows: CustomerInsightRows;
   rangeKey: string;
   generatedAt: string;
-}
-
-/** The median of a figure's monthly totals: what a typical month of it comes to. */
-export function medianMonth(figure: InsightFigure): string {
-  return median(figure.monthly_totals.map((m) => m.amount.value).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)));
 }
 
 function disposable(ctx: FigureContext, income: InsightFigure, spending: InsightFigure): DisposableIncome {
@@ -65,6 +60,7 @@ export function assembleInsights(input: AssembleInsightsInput): AffordabilityIns
       currency,
       income: {
         total: income,
+        excluding_benefits: figureOf(ctx, ['income_excluding_benefits']),
         verified: { predicted_monthly: sumMoney(verified.map((s) => s.predicted_monthly), currency), total: figureOf(ctx, verified.map((s) => s.stream_id)) },
         unverified: { predicted_monthly: sumMoney(unverified.map((s) => s.predicted_monthly), currency), total: figureOf(ctx, unverified.map((s) => s.stream_id)) },
         streams,
@@ -72,7 +68,7 @@ export function assembleInsights(input: AssembleInsightsInput): AffordabilityIns
       expenditure: {
         total: spending,
         fixed: { predicted_monthly: sumMoney(items.map((c) => c.predicted_monthly), currency), total: figureOf(ctx, ['fixed']) },
-        flexible: { predicted_monthly: money(medianMonth(flexible), currency), total: flexible },
+        flexible: { predicted_monthly: medianOfMonths(flexible.monthly_totals.map((m) => m.amount), currency), total: flexible },
         commitments: items,
       },
       disposable_income: disposable(ctx, income, spending),

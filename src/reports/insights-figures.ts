@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { money, sumAmounts, toFixed2, type Money } from '../domain/money.js';
 import { monthsIn, type MonthRange } from '../domain/months.js';
 import { transactionsLink } from '../domain/transactions-link.js';
-import type { AmountConsistency, InsightFigure, InsightMonth } from './insights-model.js';
+import type { AmountConsistency, InsightFigure, InsightMonth, InsightTotal } from './insights-model.js';
 import type { InsightCell } from './insights-repository.js';
 
 /**
@@ -56,12 +56,28 @@ export function figureOf(ctx: FigureContext, keys: readonly string[]): InsightFi
   };
 }
 
+/** The total of one key without its months (see InsightTotal). */
+export function totalOf(ctx: FigureContext, key: string): InsightTotal {
+  const overall = (ctx.cells.get(key) ?? []).find((c) => c.month === null);
+  return {
+    overall_total: money(overall?.total ?? '0', ctx.currency),
+    transaction_count: overall?.transaction_count ?? 0,
+    _links: { transactions: insightLink(ctx, [key]) },
+  };
+}
+
 /** The median of amounts already sorted ascending; two middle values are averaged, half-up. */
 export function median(sorted: readonly string[]): string {
   if (sorted.length === 0) return '0.00';
   const mid = Math.floor(sorted.length / 2);
   if (sorted.length % 2 === 1) return toFixed2(sorted[mid] ?? '0');
   return toFixed2(new D(sorted[mid - 1] ?? '0').plus(sorted[mid] ?? '0').dividedBy(2));
+}
+
+/** The median of a figure's months: what a typical month of it comes to. */
+export function medianOfMonths(amounts: readonly Money[], currency: string): Money {
+  const sorted = amounts.map((a) => a.value).sort(compareAmounts);
+  return money(median(sorted), currency);
 }
 
 export function consistency(sorted: readonly string[], currency: string, maxSpreadPercent: string): AmountConsistency {
@@ -89,6 +105,9 @@ export function sharePercent(part: string, whole: string): string {
   if (new D(whole).isZero()) return new D(part).isZero() ? '0.00' : '100.00';
   return toFixed2(new D(part).dividedBy(whole).times(100));
 }
+
+/** Orders decimal strings ascending, exactly. */
+export const compareAmounts = (a: string, b: string): number => new D(a).comparedTo(b);
 
 export const atLeast = (value: string, threshold: string): boolean => new D(value).gte(threshold);
 

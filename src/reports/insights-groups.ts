@@ -1,14 +1,14 @@
 import { monthCount } from '../domain/months.js';
 import type { Commitment, CommitmentKind, Frequency, IncomeSource, IncomeStream } from './insights-model.js';
 import type { InsightGroup } from './insights-repository.js';
-import { consistency, figureOf, median, predictedMonthly, type FigureContext } from './insights-figures.js';
+import { compareAmounts, consistency, median, predictedMonthly, totalOf, type FigureContext } from './insights-figures.js';
 import { perYear, type InsightRules } from './insights-rules.js';
 
 /** Income streams and commitments from the SQL groups (queries/insights/groups). */
 
 function common(ctx: FigureContext, rules: InsightRules, g: InsightGroup) {
   const frequency = g.frequency as Frequency;
-  const total = figureOf(ctx, [g.key]);
+  const total = totalOf(ctx, g.key);
   return {
     name: g.name,
     frequency,
@@ -23,7 +23,7 @@ function common(ctx: FigureContext, rules: InsightRules, g: InsightGroup) {
 
 /** Biggest first, then by id, so the order is stable. */
 function byPredicted<T extends { predicted_monthly: { value: string } }>(id: (t: T) => string) {
-  return (a: T, b: T) => Number(b.predicted_monthly.value) - Number(a.predicted_monthly.value) || id(a).localeCompare(id(b));
+  return (a: T, b: T) => compareAmounts(b.predicted_monthly.value, a.predicted_monthly.value) || id(a).localeCompare(id(b));
 }
 
 export function incomeStreams(ctx: FigureContext, rules: InsightRules, groups: readonly InsightGroup[]): IncomeStream[] {

@@ -1,6 +1,6 @@
 import type { Money } from '../domain/money.js';
 import type { Store } from '../db/store.js';
-import type { ReportRequest } from './report-model.js';
+import type { ReportRequest } from './report-request.js';
 
 /**
  * What an underwriter reads before lending: income streams, committed
@@ -43,6 +43,17 @@ export interface InsightFigure {
   _links: TransactionsLinks;
 }
 
+/**
+ * A total without its months: streams, commitments and signals are many, and
+ * their months would multiply every stored report; their link lists the
+ * transactions, dated.
+ */
+export interface InsightTotal {
+  overall_total: Money;
+  transaction_count: number;
+  _links: TransactionsLinks;
+}
+
 export type IncomeSource = 'salary' | 'benefits' | 'pension' | 'gig' | 'other';
 export type Frequency = 'weekly' | 'fortnightly' | 'four_weekly' | 'monthly' | 'irregular';
 
@@ -75,12 +86,14 @@ export interface IncomeStream {
   predicted_monthly: Money;
   /** Regular (not irregular) and present in at least the rules' minimum number of months (3). */
   verified: boolean;
-  total: InsightFigure;
+  total: InsightTotal;
 }
 
 export interface IncomeInsights {
   /** Every credit of the income streams (the core-dashboard `income` bucket). */
   total: InsightFigure;
+  /** The same without benefits: the reference's net disposable income. */
+  excluding_benefits: InsightFigure;
   verified: { predicted_monthly: Money; total: InsightFigure };
   unverified: { predicted_monthly: Money; total: InsightFigure };
   streams: IncomeStream[];
@@ -100,7 +113,7 @@ export interface Commitment {
   last_date: string;
   next_expected_date: string | null;
   predicted_monthly: Money;
-  total: InsightFigure;
+  total: InsightTotal;
 }
 
 export interface ExpenditureInsights {
@@ -154,7 +167,6 @@ export interface RiskSignal {
   flagged: boolean;
   amount: Money;
   transaction_count: number;
-  monthly_totals: InsightMonth[];
   /** Signal-specific extras: the lowest balance for the overdraft, the fees for returned direct debits. */
   detail?: {
     deepest_balance?: Money | null;

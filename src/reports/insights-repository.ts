@@ -8,7 +8,7 @@ import type { Columns } from '../db/rows.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { insightRuleParams, regularityParams } from './insights-rules.js';
-import type { KeyedRange } from './report-repository.js';
+import type { KeyedRange } from './keyed-range.js';
 
 /**
  * The SQL side of the insights: sql/queries/insights/*.sql, for one
@@ -90,18 +90,18 @@ export async function classifyTransactions(conn: DuckDBConnection, scope: Insigh
   await runScript(conn, 'queries/insights/scope', scopeParams(scope));
 }
 
-/** Every range's insight rows per customer (keyed by customerKey). A customer that does not exist has no entry. */
-export async function readInsightRows(store: Store, scope: InsightScope): Promise<Map<string, CustomerInsightRows>> {
-  const { subjects, cells, groups, overdraft } = await readSnapshot(store, async (conn) => {
-    const params = scopeParams(scope);
-    await runScript(conn, 'queries/insights/scope', params);
-    return {
-      subjects: await queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/insights/subjects', {}, { client_id: 'text', customer_id: 'text' }),
-      cells: await queryFile<InsightCell>(conn, 'queries/insights/cells', {}, CELL_COLUMNS),
-      groups: await queryFile<InsightGroup>(conn, 'queries/insights/groups', regularityParams(), GROUP_COLUMNS),
-      overdraft: await queryFile<OverdraftRow>(conn, 'queries/insights/overdraft', params, OVERDRAFT_COLUMNS),
-    };
-  });
+/**
+ * Every range's insight rows per customer (keyed by customerKey), read on
+ * `conn` (inside the caller's read transaction, whose rollback drops the
+ * temporary tables). A customer that does not exist has no entry.
+ */
+export async function readInsightRowsOn(conn: DuckDBConnection, scope: InsightScope): Promise<Map<string, CustomerInsightRows>> {
+  const params = scopeParams(scope);
+  await runScript(conn, 'queries/insights/scope', params);
+  const subjects = await queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/insights/subjects', {}, { client_id: 'text', customer_id: 'text' });
+  const cells = await queryFile<InsightCell>(conn, 'queries/insights/cells', {}, CELL_COLUMNS);
+  const groups = await queryFile<InsightGroup>(conn, 'queries/insights/groups', regularityParams(), GROUP_COLUMNS);
+  const overdraft = await queryFile<OverdraftRow>(conn, 'queries/insights/overdraft', params, OVERDRAFT_COLUMNS);
   const byCustomer = new Map<string, CustomerInsightRows>();
   for (const s of subjects) byCustomer.set(customerKey(s.client_id, s.customer_id), { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() });
   const push = <T extends { client_id: string; customer_id: string; range_key: string }>(rows: T[], pick: (e: CustomerInsightRows) => Map<string, T[]>) => {
@@ -118,6 +118,11 @@ export async function readInsightRows(store: Store, scope: InsightScope): Promis
   push(groups, (e) => e.groupsByRange);
   for (const o of overdraft) byCustomer.get(customerKey(o.client_id, o.customer_id))?.overdraftByRange.set(o.range_key, o);
   return byCustomer;
+}
+
+/** readInsightRowsOn in a read snapshot of its own. */
+export function readInsightRows(store: Store, scope: InsightScope): Promise<Map<string, CustomerInsightRows>> {
+  return readSnapshot(store, (conn) => readInsightRowsOn(conn, scope));
 }
 
 /** The ids of a customer's transactions that carry any of `keys`, over all their months: what a link's `insight=` selects. */

@@ -1,7 +1,7 @@
 import { money } from '../domain/money.js';
 import type { RiskSignal, SignalName } from './insights-model.js';
 import type { OverdraftRow } from './insights-repository.js';
-import { atLeast, figureOf, insightLink, sharePercent, type FigureContext } from './insights-figures.js';
+import { atLeast, insightLink, sharePercent, totalOf, type FigureContext } from './insights-figures.js';
 import type { InsightRules } from './insights-rules.js';
 
 /**
@@ -26,16 +26,16 @@ const SPECS: readonly SignalSpec[] = [
 ];
 
 export function riskSignals(ctx: FigureContext, rules: InsightRules, overdraft: OverdraftRow | undefined): RiskSignal[] {
-  const income = figureOf(ctx, ['income']).overall_total.value;
-  const spending = figureOf(ctx, ['expenditure']).overall_total.value;
+  const income = totalOf(ctx, 'income').overall_total.value;
+  const spending = totalOf(ctx, 'expenditure').overall_total.value;
   return SPECS.map((spec) => {
-    const figure = figureOf(ctx, [spec.key]);
+    const figure = totalOf(ctx, spec.key);
     const threshold = rules.thresholds[spec.name];
     let value = String(figure.transaction_count);
     const links: RiskSignal['_links'] = { transactions: figure._links.transactions };
     const signal: Omit<RiskSignal, 'value' | 'flagged' | '_links'> = {
       name: spec.name, label: spec.label, unit: spec.unit, threshold,
-      amount: figure.overall_total, transaction_count: figure.transaction_count, monthly_totals: figure.monthly_totals,
+      amount: figure.overall_total, transaction_count: figure.transaction_count,
     };
     if (spec.name === 'gambling_share_of_income') {
       value = sharePercent(figure.overall_total.value, income);
@@ -47,7 +47,7 @@ export function riskSignals(ctx: FigureContext, rules: InsightRules, overdraft: 
       value = String(overdraft?.days ?? 0);
       signal.detail = { deepest_balance: overdraft?.deepest_balance ? money(overdraft.deepest_balance, ctx.currency) : null };
     } else if (spec.name === 'returned_direct_debits') {
-      const fees = figureOf(ctx, ['unpaid_fee']);
+      const fees = totalOf(ctx, 'unpaid_fee');
       signal.detail = { fees: { amount: fees.overall_total, transaction_count: fees.transaction_count, _links: fees._links } };
     }
     return { ...signal, value, flagged: atLeast(value, threshold), _links: links };

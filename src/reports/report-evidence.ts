@@ -1,11 +1,9 @@
-import { customerKey, type CustomerRef } from '../domain/customer-ref.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
-import { readSnapshot } from '../db/read-snapshot.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
-import type { Store } from '../db/store.js';
 import type { RiskSignal } from './insights-model.js';
-import { classifyTransactions } from './insights-repository.js';
+import { insightRules } from './insights-rules.js';
 
 /**
  * The transactions behind each risk signal, for the PDF's appendix. A
@@ -42,31 +40,14 @@ export function signalKeys(signal: RiskSignal): { main: string[]; fees: string[]
   return { main: linkKeys(signal._links.transactions), fees: linkKeys(signal.detail?.fees?._links.transactions) };
 }
 
-export interface EvidenceScope {
-  customers: readonly CustomerRef[];
-  range: MonthRange;
-  accountIds?: readonly string[];
-  currency: string;
-  keys: readonly string[];
-}
+/** Every insight key a risk signal's links name: the rules' signal keys, and `overdrawn` (a running balance below zero). */
+export const EVIDENCE_KEYS: readonly string[] = [...Object.keys(insightRules().signals), 'overdrawn'];
 
-/** Evidence rows per customer (keyed by customerKey), in date order. */
-export async function readEvidence(store: Store, scope: EvidenceScope): Promise<Map<string, EvidenceRow[]>> {
-  const byCustomer = new Map<string, EvidenceRow[]>();
-  if (scope.keys.length === 0 || scope.customers.length === 0) return byCustomer;
-  const rows = await readSnapshot(store, async (conn) => {
-    await classifyTransactions(conn, { customers: scope.customers, ranges: [{ key: 'evidence', range: scope.range }], accountIds: scope.accountIds, currency: scope.currency });
-    return queryFile<EvidenceRow>(conn, 'queries/reports/signal-evidence', {
-      keys: JSON.stringify(scope.keys),
-      month_from: monthStartDate(scope.range.from),
-      month_to: monthStartDate(scope.range.to),
-    }, COLUMNS);
-  });
-  for (const row of rows) {
-    const key = customerKey(row.client_id, row.customer_id);
-    let list = byCustomer.get(key);
-    if (!list) byCustomer.set(key, (list = []));
-    list.push(row);
-  }
-  return byCustomer;
+/** Evidence rows of the customers classified into insight_tx on `conn` (queries/insights/scope, run first), in date order. */
+export async function readEvidenceOn(conn: DuckDBConnection, range: MonthRange, keys: readonly string[]): Promise<EvidenceRow[]> {
+  return queryFile<EvidenceRow>(conn, 'queries/reports/signal-evidence', {
+    keys: JSON.stringify(keys),
+    month_from: monthStartDate(range.from),
+    month_to: monthStartDate(range.to),
+  }, COLUMNS);
 }

@@ -23,15 +23,16 @@ export interface PdfInput {
   report: AffordabilityReport;
   /** The JSON text of transaction-refs.sql for the report's customer and range. */
   transactions: string;
-  /** The report's insights, when the report does not carry them itself. */
+  /** The insights to print, when not the report's own (data.insights). */
   insights?: InsightsData;
   /** The transactions behind the risk signals (report-evidence.ts). */
   evidence?: EvidenceRow[];
 }
 
 /** Renders the report; resolves to the PDF's bytes. */
-export async function renderReportPdf({ report, transactions, insights, evidence }: PdfInput): Promise<Buffer> {
+export async function renderReportPdf({ report, transactions, insights: given, evidence }: PdfInput): Promise<Buffer> {
   const { metadata } = report;
+  const insights = given ?? report.data.insights;
   const provenance = buildProvenance(report, transactions, insights);
   const page = new PdfPage({
     title: `Affordability report: ${metadata.customer_id}, ${metadata.month_from} to ${metadata.month_to}`,

@@ -95,7 +95,7 @@ const dropLinks = (key: string, value: unknown): unknown => (key === '_links' ? 
  * halves the text to hash and embed.
  */
 export function dataJsonOf(report: AffordabilityReport, insights?: InsightsData): string {
-  const data = insights && !('insights' in report.data) ? { ...report.data, insights } : report.data;
+  const data: object = insights && insights !== report.data.insights ? { ...report.data, insights } : report.data;
   return JSON.stringify(data, dropLinks);
 }
 

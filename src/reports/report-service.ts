@@ -4,7 +4,6 @@ import type { AffordabilityReport, ReportRequest } from './report-model.js';
 import { readReportRows, reportKey } from './report-repository.js';
 import type { InsightsData } from './insights-model.js';
 import type { EvidenceRow } from './report-evidence.js';
-import { pdfInsightsOf } from './report-pdf-insights.js';
 
 /**
  * A report with the transactions behind it (transaction-refs.sql, read in the
@@ -31,7 +30,7 @@ async function build(store: Store, request: ReportRequest, now: Date, withTransa
   const rows = byCustomer.get(reportKey(request));
   if (!rows) return null;
   const report = assembleReport({ request, rows, rangeKey: RANGE_KEY, generatedAt: now.toISOString() });
-  return { report, transactions: rows.transactionRefs ?? '[]' };
+  return { report, transactions: rows.transactionRefs ?? '[]', insights: report.data.insights, evidence: rows.evidence ?? [] };
 }
 
 /** One customer's report for one range; null when the customer does not exist. */
@@ -41,8 +40,5 @@ export async function buildReport(store: Store, request: ReportRequest, now: Dat
 
 /** The report, its insights and the transactions behind them, for a PDF or for verifying one; null when the customer does not exist. */
 export async function buildReportWithTransactions(store: Store, request: ReportRequest, now: Date = new Date()): Promise<ReportWithTransactions | null> {
-  const built = await build(store, request, now, true);
-  if (!built) return null;
-  const extra = await pdfInsightsOf(store, [request], request.range, request.currency, now.toISOString(), request.accountIds);
-  return { ...built, ...extra.get(reportKey(request)) };
+  return build(store, request, now, true);
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { affordabilityReportJson } from '../../src/api/schemas/affordability.schemas.js';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import { subtract } from '../../src/domain/money.js';
-import type { InsightsData, InsightFigure } from '../../src/reports/insights-model.js';
+import type { InsightsData, InsightFigure, InsightTotal } from '../../src/reports/insights-model.js';
+import type { ReferenceFigure, ReferenceLinks, ReportData } from '../../src/reports/report-model.js';
 import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
 
 /**
@@ -95,9 +97,9 @@ describe('insights of a hand-computed customer', () => {
 
   it('links every figure and signal to exactly its transactions', async () => {
     const checks: Array<{ what: string; link: string; value: string; count: number }> = [];
-    const figure = (what: string, f: InsightFigure) => {
+    const figure = (what: string, f: InsightTotal & { monthly_totals?: InsightFigure['monthly_totals'] }) => {
       checks.push({ what, link: f._links.transactions, value: f.overall_total.value, count: f.transaction_count });
-      for (const m of f.monthly_totals) checks.push({ what: `${what} ${m.month}`, link: m._links.transactions, value: m.amount.value, count: m.transaction_count });
+      for (const m of f.monthly_totals ?? []) checks.push({ what: `${what} ${m.month}`, link: m._links.transactions, value: m.amount.value, count: m.transaction_count });
     };
     figure('income', data.income.total);
     figure('verified', data.income.verified.total);
@@ -108,11 +110,13 @@ describe('insights of a hand-computed customer', () => {
     figure('flexible', data.expenditure.flexible.total);
     for (const c of data.expenditure.commitments) figure(c.commitment_id, c.total);
     for (const s of data.risk_signals) {
-      figure(s.name, { overall_total: s.amount, transaction_count: s.transaction_count, monthly_totals: s.monthly_totals, _links: s._links });
+      figure(s.name, { overall_total: s.amount, transaction_count: s.transaction_count, _links: s._links });
       const fees = s.detail?.fees;
       if (fees) checks.push({ what: `${s.name} fees`, link: fees._links.transactions, value: fees.amount.value, count: fees.transaction_count });
     }
-    expect(checks.length).toBeGreaterThan(100);
+    expect(checks.length).toBeGreaterThan(40);
+    // A key nothing carries lists nothing, rather than everything.
+    expect(await followLink(api, '/financial/v2/transactions?insight=no-such-key', headers)).toEqual({ total: '0.00', count: 0 });
     for (const c of checks) {
       expect(await followLink(api, c.link, headers), c.what).toEqual({ total: c.value, count: c.count });
     }
@@ -123,6 +127,39 @@ describe('insights of a hand-computed customer', () => {
       const income = await followLink(api, m._links.income, headers);
       const spending = await followLink(api, m._links.expenditure, headers);
       expect(subtract(income.total, spending.total)).toBe('amount' in m ? m.amount.value : m.overall_total.value);
+    }
+  });
+
+  it('puts the reference figures beside the report\'s own, each with its months, predicted month and links, and the insights as a section', async () => {
+    const res = await api.call('GET', PATH.replace('insights', 'report'), { headers });
+    expect(res.status).toBe(200);
+    const report = expectSchema(affordabilityReportJson, res.body).data as ReportData;
+    expect(report.insights).toEqual({ ...data });
+    const { income, expenditure } = report.assessment;
+    const shape = (f: ReferenceFigure) => [f.overall_total.value, f.predicted_monthly.value, f.monthly_totals.map((m) => m.amount.value)];
+    // Income but benefits: 8775.50 - 920.00; predicted: 2000.00 + 433.33 + 45.17 from the streams.
+    expect(shape(income.net_disposable)).toEqual(['7855.50', '2478.50', ['2400.00', '2535.50', '2920.00']]);
+    // Less essential spending (1635.00, 1770.00, 1750.00; median month 1750.00).
+    expect(expenditure.essential.predicted_monthly.value).toBe('1750.00');
+    expect(shape(income.net_discretionary)).toEqual(['2700.50', '728.50', ['765.00', '765.50', '1170.00']]);
+    expect(shape(expenditure.fixed)).toEqual(['4527.97', '1509.32', ['1435.99', '1560.99', '1530.99']]);
+    expect(shape(expenditure.flexible)).toEqual(['3340.00', '785.00', ['650.00', '785.00', '1905.00']]);
+    expect(expenditure.flexible.predicted_monthly_range).toEqual({ low: gbp('650.00'), high: gbp('1905.00'), average: gbp('1113.33') });
+    expect(income.total.predicted_monthly).toEqual(gbp('2835.50'));
+
+    const sumOf = async (links: ReferenceLinks): Promise<{ total: string; count?: number }> => {
+      if ('transactions' in links) return followLink(api, links.transactions, headers);
+      const inc = await followLink(api, links.income_transactions, headers);
+      const out = await followLink(api, links.expenditure_transactions, headers);
+      return { total: subtract(inc.total, out.total) };
+    };
+    for (const f of [income.net_disposable, income.net_discretionary, expenditure.fixed, expenditure.flexible]) {
+      for (const m of [f, ...f.monthly_totals]) {
+        const value = 'amount' in m ? m.amount.value : m.overall_total.value;
+        const listed = await sumOf(m._links);
+        expect(listed.total).toBe(value);
+        if (m.transaction_count !== undefined) expect(listed.count).toBe(m.transaction_count);
+      }
     }
   });
 });

@@ -52,30 +52,49 @@ commitment_pairs AS (
 ),
 commitment_patterns AS (SELECT unnest(from_json($commitment_patterns::JSON, '[{"kind":"VARCHAR","priority":"INTEGER","pattern":"VARCHAR"}]'), recursive := true)),
 bounds AS (SELECT min(month_from) AS lo, max(month_to) AS hi FROM insight_ranges),
+cards AS (
+    SELECT a.client_id, a.customer_id, a.account_id FROM accounts a
+    SEMI JOIN insight_subjects s ON s.client_id = a.client_id AND s.customer_id = a.customer_id
+    WHERE a.account_type = 'credit_card'
+),
 base AS (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.date_time::DATE AS day, t.month,
-           t.amount, t.credit_debit_indicator AS direction, t.description, t.category_l1, t.category_l2,
+           t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
            -- A card's balance is money owed, not an overdraft.
-           CASE WHEN coalesce(a.account_type, '') <> 'credit_card' THEN t.running_balance END AS running_balance,
-           c.bucket_l1,
-           ' ' || trim(regexp_replace(lower(t.description || ' ' || coalesce(t.counterparty_name, '')), '[^a-z]+', ' ', 'g')) || ' ' AS words,
-           coalesce(nullif(trim(regexp_replace(lower(coalesce(nullif(t.counterparty_name, ''), t.description)), '[^a-z]+', ' ', 'g')), ''), 'unknown') AS norm
+           CASE WHEN card.account_id IS NULL THEN t.running_balance END AS running_balance,
+           c.bucket_l1
     FROM transactions t
     JOIN insight_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
     CROSS JOIN bounds b
     LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-    LEFT JOIN accounts a ON a.client_id = t.client_id AND a.customer_id = t.customer_id AND a.account_id = t.account_id
+    LEFT JOIN cards card ON card.client_id = t.client_id AND card.customer_id = t.customer_id AND card.account_id = t.account_id
     WHERE t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       AND t.month BETWEEN b.lo AND b.hi
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
 ),
+-- Descriptions repeat (every salary, every bill), so each distinct one is normalised and matched once.
+texts AS (
+    SELECT description, counterparty_name,
+           ' ' || trim(regexp_replace(lower(description || ' ' || coalesce(counterparty_name, '')), '[^a-z]+', ' ', 'g')) || ' ' AS words,
+           coalesce(nullif(trim(regexp_replace(lower(coalesce(nullif(counterparty_name, ''), description)), '[^a-z]+', ' ', 'g')), ''), 'unknown') AS norm
+    FROM (SELECT DISTINCT description, counterparty_name FROM base)
+),
+text_signals AS (
+    SELECT x.description, x.counterparty_name, r.key, r.direction
+    FROM texts x JOIN signal_patterns r ON contains(x.words, ' ' || r.pattern || ' ')
+),
+text_commitments AS (
+    SELECT x.description, x.counterparty_name, r.kind, r.priority
+    FROM texts x JOIN commitment_patterns r ON contains(x.words, ' ' || r.pattern || ' ')
+),
 signal_hits AS (
     SELECT b.client_id, b.customer_id, b.transaction_id, r.key
     FROM base b JOIN signal_pairs r ON r.direction = b.direction AND r.category_l1 = b.category_l1 AND r.category_l2 = b.category_l2
     UNION
-    SELECT b.client_id, b.customer_id, b.transaction_id, r.key
-    FROM base b JOIN signal_patterns r ON r.direction = b.direction AND contains(b.words, ' ' || r.pattern || ' ')
+    SELECT b.client_id, b.customer_id, b.transaction_id, x.key
+    FROM base b JOIN text_signals x ON x.direction = b.direction AND x.description = b.description
+     AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
 ),
 signal_keys AS (
     SELECT client_id, customer_id, transaction_id, list(key ORDER BY key) AS keys FROM signal_hits GROUP BY ALL
@@ -85,8 +104,8 @@ commitment_hits AS (
     FROM base b JOIN commitment_pairs r ON r.category_l1 = b.category_l1 AND r.category_l2 = b.category_l2
     WHERE b.direction = 'debit'
     UNION ALL
-    SELECT b.client_id, b.customer_id, b.transaction_id, r.kind, r.priority
-    FROM base b JOIN commitment_patterns r ON contains(b.words, ' ' || r.pattern || ' ')
+    SELECT b.client_id, b.customer_id, b.transaction_id, x.kind, x.priority
+    FROM base b JOIN text_commitments x ON x.description = b.description AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
     WHERE b.direction = 'debit'
 ),
 commitment_kind AS (
@@ -97,8 +116,10 @@ classified AS (
            CASE WHEN b.direction = 'credit' AND b.bucket_l1 = 'income' THEN coalesce(src.source, 'other') END AS source,
            CASE WHEN b.direction = 'debit' AND coalesce(b.bucket_l1, '') <> 'transfers' THEN ck.kind END AS kind,
            b.direction = 'debit' AND coalesce(b.bucket_l1, '') <> 'transfers' AS is_expenditure,
-           coalesce(sk.keys, []::VARCHAR[]) AS signal_keys
+           coalesce(sk.keys, []::VARCHAR[]) AS signal_keys,
+           x.norm
     FROM base b
+    JOIN texts x ON x.description = b.description AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
     LEFT JOIN sources src ON src.category_l2 = b.category_l2
     LEFT JOIN commitment_kind ck ON ck.client_id = b.client_id AND ck.customer_id = b.customer_id AND ck.transaction_id = b.transaction_id
     LEFT JOIN signal_keys sk ON sk.client_id = b.client_id AND sk.customer_id = b.customer_id AND sk.transaction_id = b.transaction_id

@@ -71,8 +71,11 @@ export class TransactionsRepository {
   constructor(private readonly store: Store) {}
 
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
-    return readSnapshot(this.store, async (conn) =>
-      queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
+    return readSnapshot(this.store, async (conn) => {
+      // Classified in the same snapshot as the page is read, by the rules the insights use.
+      const members = f.insights?.length ? await insightTransactionIds(conn, f, f.insights) : undefined;
+      if (members?.length === 0) return [];
+      return queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
         client_id: f.clientId,
         customer_id: f.customerId,
         date_from: f.dateFrom ?? null,
@@ -89,12 +92,11 @@ export class TransactionsRepository {
         bucket_id: f.bucketId ?? null,
         bucket_l1: f.bucketL1 ?? null,
         bucket_l2: f.bucketL2 ?? null,
-        // Classified in the same snapshot as the page is read, by the rules the insights use.
-        transaction_ids: f.insights?.length ? listValue(await insightTransactionIds(conn, f, f.insights)) : null,
+        transaction_ids: members ? listValue(members) : null,
         after_date_time: f.after?.dateTime ?? null,
         after_transaction_id: f.after?.transactionId ?? null,
         limit: f.limit,
-      }, TRANSACTION_COLUMNS),
-    );
+      }, TRANSACTION_COLUMNS);
+    });
   }
 }

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { requireCustomer } from '../auth/context.js';
 import type { Router } from '../router.js';
-import { OP_AFFORDABILITY_REPORT_GET, affordabilityQuery, affordabilityResponse } from '../schemas/affordability.schemas.js';
-import { OP_AFFORDABILITY_INSIGHTS_GET, insightsQuery, insightsResponse } from '../schemas/insights.schemas.js';
+import { OP_AFFORDABILITY_REPORT_GET, affordabilityQuery, affordabilityResponse, insightsQuery } from '../schemas/affordability.schemas.js';
+import { OP_AFFORDABILITY_INSIGHTS_GET, insightsResponse } from '../schemas/insights.schemas.js';
 import type { ApiServices } from '../services/index.js';
 
 /** The q-value an Accept header gives a media type (exact, type/*, or * / *), 0 when absent. */

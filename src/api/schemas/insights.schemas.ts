@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { INSIGHTS_OPERATION_ID } from '../../reports/insights-model.js';
 import { envelopeOf, moneyOut } from './common.js';
-import { affordabilityQuery } from './affordability.schemas.js';
 
 export const OP_AFFORDABILITY_INSIGHTS_GET = INSIGHTS_OPERATION_ID;
-
-/** The report's parameters and defaults, without its PDF format. */
-export const insightsQuery = affordabilityQuery.omit({ format: true });
-export type InsightsQuery = z.output<typeof insightsQuery>;
 
 const link = z.string().startsWith('/financial/v2/transactions?');
 const links = z.object({ transactions: link });
@@ -19,6 +14,7 @@ const frequency = z.enum(['weekly', 'fortnightly', 'four_weekly', 'monthly', 'ir
 
 const month = z.object({ month: yearMonth, amount: moneyOut, transaction_count: count, _links: links });
 const figure = z.object({ overall_total: moneyOut, transaction_count: count, monthly_totals: z.array(month), _links: links });
+const total = z.object({ overall_total: moneyOut, transaction_count: count, _links: links });
 const predicted = z.object({ predicted_monthly: moneyOut, total: figure });
 const consistency = z.object({ min: moneyOut, max: moneyOut, median: moneyOut, spread_percent: decimalText, consistent: z.boolean() });
 const regular = {
@@ -29,7 +25,7 @@ const regular = {
   last_date: day,
   next_expected_date: day.nullable(),
   predicted_monthly: moneyOut,
-  total: figure,
+  total,
 };
 
 export const insightsData = z.object({
@@ -37,6 +33,7 @@ export const insightsData = z.object({
   currency: z.string(),
   income: z.object({
     total: figure,
+    excluding_benefits: figure,
     verified: predicted,
     unverified: predicted,
     streams: z.array(z.object({ stream_id: z.string(), ...regular, source: z.enum(['salary', 'benefits', 'pension', 'gig', 'other']), verified: z.boolean() })),
@@ -68,7 +65,6 @@ export const insightsData = z.object({
     flagged: z.boolean(),
     amount: moneyOut,
     transaction_count: count,
-    monthly_totals: z.array(month),
     detail: z.object({
       deepest_balance: moneyOut.nullable().optional(),
       fees: z.object({ amount: moneyOut, transaction_count: count, _links: links }).optional(),

@@ -7,10 +7,9 @@ import { sharedPdfPool, type PdfRenderer } from '../../reports/pdf-pool.js';
 import { provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
 import type { AffordabilityInsights } from '../../reports/insights-model.js';
 import { buildInsights } from '../../reports/insights-service.js';
-import type { InsightsQuery } from '../schemas/insights.schemas.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
-import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
+import type { AffordabilityQuery, InsightsQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
