@@ -4,7 +4,8 @@ import { lastCompleteMonths } from '../src/domain/months.js';
 import { saveReports, type ArchivedReport } from '../src/reports/report-archive.js';
 import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
-import { renderReportPdf } from '../src/reports/report-pdf.js';
+import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
+import type { PdfInput } from '../src/reports/report-pdf.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
@@ -41,12 +42,13 @@ export function reportPdfPath(dir: string, report: AffordabilityReport): string 
   return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
 }
 
-async function writePdf(dir: string, report: AffordabilityReport): Promise<string> {
-  const file = reportPdfPath(dir, report);
+async function writePdf(dir: string, pool: PdfRenderer, input: PdfInput): Promise<string> {
+  const file = reportPdfPath(dir, input.report);
+  const pdf = await pool.render(input);
   await mkdir(path.dirname(file), { recursive: true });
   // Written beside and renamed, so that a reader never sees half a PDF.
   const partial = `${file}.partial`;
-  await writeFile(partial, await renderReportPdf(report));
+  await writeFile(partial, pdf);
   await rename(partial, file);
   return file;
 }
@@ -96,6 +98,10 @@ interface RunState {
   ranges: Array<KeyedRange & { months: number }>;
   generatedAt: string;
   pdfDir: string | undefined;
+  /** Renders the PDFs on worker threads (one per core), while this thread reads and stores. */
+  pool: PdfRenderer | undefined;
+  /** The PDFs of the last chunk, still being drawn. */
+  pdfsInFlight?: Promise<void>;
   failed: string[];
   pdfFailed: string[];
   stored: number;
@@ -114,7 +120,9 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   let started = Date.now();
   let byCustomer: Awaited<ReturnType<typeof readReportRows>>;
   try {
-    byCustomer = await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY });
+    // The PDF's range also reads the transactions behind it (its provenance), in the same snapshot.
+    const refsRange = state.pdfDir ? state.ranges.at(-1)?.key : undefined;
+    byCustomer = await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
   } catch (err) {
     // The chunk's customers fail together; the next chunk may well succeed.
     state.failed.push(...customers.map((c) => c.customerId));
@@ -125,7 +133,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
 
   started = Date.now();
   const archived: ArchivedReport[] = [];
-  const forPdf: AffordabilityReport[] = [];
+  const forPdf: PdfInput[] = [];
   const longest = state.ranges.at(-1)?.months;
   for (const rows of byCustomer.values()) {
     const { client_id: clientId, customer_id: customerId } = rows.accounts;
@@ -137,7 +145,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       }));
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
-      if (pdfReport) forPdf.push(pdfReport);
+      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] });
     } catch (err) {
       state.failed.push(customerId);
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');
@@ -149,18 +157,23 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   state.stored += await saveReports(ctx.store, archived);
   state.ms.store += Date.now() - started;
 
-  if (!state.pdfDir) return;
+  const { pdfDir, pool } = state;
+  if (!pdfDir || !pool) return;
+  // The previous chunk's PDFs finish first, so at most two chunks' reports wait in memory.
+  await state.pdfsInFlight;
   started = Date.now();
-  for (const report of forPdf) {
+  // All of the chunk's PDFs at once, not awaited here: the workers draw them while the next chunk is read.
+  state.pdfsInFlight = Promise.all(forPdf.map(async (input) => {
     try {
-      await writePdf(state.pdfDir, report);
+      await writePdf(pdfDir, pool, input);
       state.pdfs++;
     } catch (err) {
-      state.pdfFailed.push(report.metadata.customer_id);
-      log.error({ customer_id: report.metadata.customer_id, err }, 'affordability PDF failed for customer; continuing');
+      state.pdfFailed.push(input.report.metadata.customer_id);
+      log.error({ customer_id: input.report.metadata.customer_id, err }, 'affordability PDF failed for customer; continuing');
     }
-  }
-  state.ms.pdf += Date.now() - started;
+  })).then(() => {
+    state.ms.pdf += Date.now() - started;
+  });
 }
 
 async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<Record<string, unknown>> {
@@ -169,6 +182,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     ranges: REPORT_RANGE_MONTHS.map((n) => ({ key: `${n}m`, months: n, range: lastCompleteMonths(n, now) })),
     generatedAt: now.toISOString(),
     pdfDir: ctx.config.AFFORD_REPORTS_DIR,
+    pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     failed: [],
     pdfFailed: [],
     stored: 0,
@@ -181,6 +195,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
     ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
   }
+  await state.pdfsInFlight;
   const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
 
   const result = {

@@ -9,13 +9,13 @@ export { SNAPSHOT_FILE };
 
 /**
  * Exports for data teams, who cannot open the DuckDB file while the service
- * writes it: transactions, monthly totals and affordability reports as
+ * writes it: transactions, monthly totals, affordability reports and their insights as
  * Parquet partitioned by month (hive style, month=YYYY-MM), from one read
  * transaction, and beside them a snapshot DuckDB file of the data tables
  * (never the credentials: see sql/jobs/export-parquet/copy-snapshot.sql).
  */
 
-export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports'] as const;
+export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports', 'affordability_insights'] as const;
 
 async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
@@ -46,8 +46,9 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
         transactions_dir: target('transactions'),
         monthly_totals_dir: target('monthly_category_totals'),
         reports_dir: target('affordability_reports'),
+        insights_dir: target('affordability_insights'),
       });
-      return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
+      return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number', affordability_insights: 'number' }))[0] ?? {};
     });
     // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
     for (const table of EXPORTED_TABLES) {
@@ -66,7 +67,7 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
 
 export const exportParquetJob: Job = {
   name: 'export-parquet',
-  description: 'Writes transactions, monthly totals and affordability reports as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot DuckDB file of the data tables (no credentials).',
+  description: 'Writes transactions, monthly totals, affordability reports and their insights as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot DuckDB file of the data tables (no credentials).',
   schedule: 'nightly',
   steps: [
     { name: 'parquet', run: exportParquet },

@@ -1,6 +1,7 @@
 import { MAX_INGEST_TRANSACTIONS } from '../tasks/ingestion.js';
 import { OP_INGEST_TRANSACTIONS_POST } from './schemas/ingest.schemas.js';
 import { OP_OAUTH_TOKEN_POST } from './schemas/oauth.schemas.js';
+import { OP_REPORT_VERIFY_POST } from './schemas/report-verify.schemas.js';
 
 /**
  * The sizes the API accepts. Ids are bounded as at ingest (200 characters),
@@ -21,8 +22,12 @@ export const INGEST_BODY_LIMIT = MAX_INGEST_TRANSACTIONS * 8 * 1024;
 /** The token call's form body: a refresh token and the grant type. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 
+/** A report PDF to verify: a year of a busy customer with every flag raised is a few hundred KB. */
+export const REPORT_PDF_BODY_LIMIT = 8 * 1024 * 1024;
+
 export function bodyLimitFor(operationId: string): number {
   if (operationId === OP_INGEST_TRANSACTIONS_POST) return INGEST_BODY_LIMIT;
+  if (operationId === OP_REPORT_VERIFY_POST) return REPORT_PDF_BODY_LIMIT;
   if (operationId === OP_OAUTH_TOKEN_POST) return FORM_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;
 }

@@ -11,7 +11,7 @@ import { apiError } from './errors.js';
 import { installStrictJsonParser } from './json-body.js';
 import { installErrorHandler } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
-import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES } from './limits.js';
+import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES, REPORT_PDF_BODY_LIMIT } from './limits.js';
 import { installNotFound } from './not-found.js';
 import { Router } from './router.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -30,6 +30,7 @@ import { refreshRoutes } from './routes/refresh.routes.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
 import { INGEST_CONTENT_TYPES } from './schemas/ingest.schemas.js';
 import { jwksRoutes } from './routes/jwks.routes.js';
+import { reportVerifyRoutes } from './routes/report-verify.routes.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestionService } from '../tasks/ingestion.js';
 import type { RefreshService } from '../tasks/refresh.js';
@@ -71,6 +72,7 @@ const RESOURCE_ROUTES: readonly ResourceRoutes[] = [
   categoriesRoutes,
   categoryTotalsRoutes,
   affordabilityRoutes,
+  reportVerifyRoutes,
 ];
 
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
@@ -89,6 +91,8 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
+  // A report PDF to verify, as its bytes.
+  app.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: REPORT_PDF_BODY_LIMIT }, (_req, body, done) => done(null, body));
   installStrictJsonParser(app, INGEST_CONTENT_TYPES);
   app.decorateRequest('auth', null);
   installErrorHandler(app);

@@ -88,7 +88,7 @@ export function startAdminServer(
 function absolutePaths(argv: readonly string[]): string[] {
   return argv.map((arg, i) => {
     const previous = argv[i - 1];
-    const isFileArg = previous === '--pdf' || previous === '--out' || (previous === 'file' && arg !== '-');
+    const isFileArg = previous === '--pdf' || previous === '--out' || (previous === 'file' && arg !== '-') || (previous === 'verify' && argv[i - 2] === 'report');
     return isFileArg ? path.resolve(arg) : arg;
   });
 }

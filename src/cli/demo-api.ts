@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { renderReportPdf } from '../reports/report-pdf.js';
-import { buildReport } from '../reports/report-service.js';
+import { buildReportWithTransactions } from '../reports/report-service.js';
 import { ClientsService } from '../clients/clients.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import type { Store } from '../db/store.js';
@@ -26,6 +26,8 @@ export async function demoCurlLines(store: Store, address: string): Promise<stri
     `# customer ${customer.customerId}: core-dashboard totals by bucket over the last 6 complete months, then by bucket and month`,
     `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1' ${headers}`,
     `curl -s '${address}/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1,month' ${headers}`,
+    `# what an underwriter reads first: income streams, commitments, disposable income and risk signals, each with its transactions link`,
+    `curl -s '${address}/v1/affordability/insights' ${headers}`,
     `# follow any _links.transactions path the same way, e.g. the first page of transactions:`,
     `curl -s '${address}/financial/v2/transactions?page_size=5' ${headers}`,
   ];
@@ -36,8 +38,8 @@ export async function writeSamplePdf(store: Store, file: string): Promise<{ cust
   const range = lastCompleteMonths(12);
   const customer = await busiestHostedCustomer(store, lastCompleteMonths(DEFAULT_RANGE_MONTHS));
   if (!customer) return undefined;
-  const report = await buildReport(store, { ...customer, range, currency: 'GBP' });
-  if (!report) return undefined;
-  await writeFile(file, await renderReportPdf(report));
+  const input = await buildReportWithTransactions(store, { ...customer, range, currency: 'GBP' });
+  if (!input) return undefined;
+  await writeFile(file, await renderReportPdf(input));
   return { customerId: customer.customerId, file };
 }

@@ -5,9 +5,10 @@ import { MAX_RANGE_MONTHS, wholeMonthRange } from '../domain/month-range.js';
 import { isMonth } from '../domain/months.js';
 import { renderReportPdf } from '../reports/report-pdf.js';
 import { findForeignAccounts } from '../reports/report-repository.js';
-import { buildReport } from '../reports/report-service.js';
+import { buildReport, buildReportWithTransactions } from '../reports/report-service.js';
 import { cliContext, out, setExitCode, withStore, errOut } from './context.js';
 import { resolveCustomerClient } from './customer-client.js';
+import { registerReportVerify } from './report-verify.js';
 
 interface ReportOptions {
   from?: string;
@@ -26,7 +27,7 @@ function fail(message: string): void {
 }
 
 export function registerReport(program: Command): void {
-  program
+  const report = program
     .command('report')
     .argument('<customer_id>', 'the customer')
     .description('print a customer\'s affordability report as JSON, or write it as a PDF')
@@ -51,10 +52,12 @@ export function registerReport(program: Command): void {
         const customer = { clientId: client.clientId, customerId };
         const foreign = accountIds ? await findForeignAccounts(store, customer, accountIds) : [];
         if (foreign.length) return fail(`customer ${customerId} has no account ${foreign.join(', ')}`);
-        const report = await buildReport(store, { ...customer, range, accountIds, currency: opts.currency });
-        if (!report) return fail(`no customer ${customerId}`);
+        const request = { ...customer, range, accountIds, currency: opts.currency };
+        const built = opts.pdf ? await buildReportWithTransactions(store, request) : await buildReport(store, request).then((report) => report && { report, transactions: '[]' });
+        if (!built) return fail(`no customer ${customerId}`);
+        const { report } = built;
         if (opts.pdf) {
-          const pdf = await renderReportPdf(report);
+          const pdf = await renderReportPdf(built);
           const failed = await writeFile(opts.pdf, pdf).then(() => undefined, (err: Error) => err);
           if (failed) return fail(`cannot write ${opts.pdf}: ${failed.message}`);
           errOut(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);
@@ -64,4 +67,5 @@ export function registerReport(program: Command): void {
         }
       });
     });
+  registerReportVerify(report);
 }

@@ -57,6 +57,10 @@ export const ERRORS = {
   REPORT_ROWS_INCOMPLETE: { message: '%s' },
   FIGURE_SOURCE_MISSING: { message: 'no source for figure %s' },
   FONT_NOT_FOUND: { message: 'font %s not found in %s: install the fonts-dejavu-core package' },
+  PDF_POOL_SIZE: { message: 'a PDF worker pool needs a whole number of workers from 1, not %s' },
+  PDF_POOL_CLOSED: { message: 'the PDF worker pool is closed' },
+  PDF_RENDER_FAILED: { message: 'rendering a PDF failed: %s' },
+  PDF_WORKER_EXITED: { message: 'a PDF worker stopped (exit code %s)' },
 
   // Arguments a caller in the code got wrong.
   INVALID_ARGUMENT: { message: '%s' },

@@ -5,7 +5,8 @@ import { firstInstant, lastInstant, type MonthRange } from './months.js';
  * by the totals endpoints and by the affordability report alike, so that the
  * two always select transactions the same way: the whole months as
  * date_from/date_to instants, the bucket and category filters, the currency,
- * for one direction credit_debit_indicator (a link without a direction
+ * the insight keys of an insight figure, for one direction
+ * credit_debit_indicator (a link without a direction
  * covers both), and the accounts when the figure is restricted to some.
  */
 export const TRANSACTIONS_PATH = '/financial/v2/transactions';
@@ -22,10 +23,13 @@ export interface TransactionsLinkFilter {
   currency: string;
   direction?: Direction;
   accountIds?: readonly string[];
+  /** Insight keys (any of them): the transactions an insight figure sums, as afford's insights classify them. */
+  insights?: readonly string[];
 }
 
 export function transactionsLink(f: TransactionsLinkFilter): string {
   const q = new URLSearchParams();
+  for (const key of f.insights ?? []) q.append('insight', key);
   if (f.bucketId !== undefined) q.set('bucket_id', f.bucketId);
   if (f.bucketL1 !== undefined) q.set('bucket_l1', f.bucketL1);
   if (f.bucketL2 !== undefined) q.set('bucket_l2', f.bucketL2);

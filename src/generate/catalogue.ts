@@ -47,6 +47,8 @@ export const CAT = {
   interest: cat('banking', 'interest'),
   refunds: cat('banking', 'refunds_and_reversals'),
   creditCards: cat('borrowing_and_loans', 'credit_cards'),
+  paydayLoans: cat('borrowing_and_loans', 'payday_loans'),
+  unpaid: cat('banking', 'unpaid_transactions'),
   ownTransfer: cat('transfers', 'between_own_accounts'),
 } as const;
 
@@ -128,6 +130,8 @@ export const EATING_OUT = [
   'DOMINOS PIZZA', 'SUBWAY', 'UBER EATS',
 ] as const;
 export const COFFEE = ['COSTA COFFEE', 'STARBUCKS', 'CAFFE NERO', 'PRET A MANGER', 'BLACK SHEEP COFFEE'] as const;
+/** Firms on the FCA register with high-cost short-term credit permissions, by their trading names. */
+export const PAYDAY_LENDERS = ['LENDING STREAM', 'MR LENDER', 'MONEYBOAT', 'DRAFTY', 'SATSUMA LOANS'] as const;
 export const BOOKMAKERS = ['BET365', 'PADDY POWER', 'SKY BETTING', 'WILLIAM HILL', 'NATIONAL LOTTERY', 'BETFAIR'] as const;
 export const CLOTHING = ['NEXT RETAIL', 'PRIMARK', 'H&M', 'ZARA UK', 'TK MAXX', 'ASOS.COM'] as const;
 export const GENERAL_SHOPS = ['AMAZON.CO.UK', 'ARGOS', 'JOHN LEWIS', 'B&M RETAIL', 'THE RANGE', 'WILKO'] as const;

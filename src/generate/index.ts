@@ -5,7 +5,8 @@ import { buildProfile } from './customers.js';
 import { injectFaults, type FaultCounts } from './faults.js';
 import { addIncome } from './income.js';
 import { Ledger } from './ledger.js';
-import { STREAM_FAULTS, STREAM_PROFILE, streamFor } from './prng.js';
+import { STREAM_BEHAVIOURS, STREAM_FAULTS, STREAM_PROFILE, streamFor } from './prng.js';
+import { addBehaviours, drawBehaviours, withBehaviourAccounts } from './behaviours.js';
 import { accountEvent, applicationEvent, connectionTime, transactionEvents, type Emitted } from './records.js';
 import { addSpending } from './spending.js';
 import { affordError } from '../domain/errors.js';
@@ -75,12 +76,16 @@ function emptyStats(): GenerateStats {
 /** All lines of customer `index` (1-based), in order: accounts, transactions by time, application; faults mixed in. */
 function customerLines(p: Plan, index: number, stats: GenerateStats): string[] {
   const rng = streamFor(p.opts.seed, index, STREAM_PROFILE);
-  const profile = buildProfile(rng, index, p.clients, p.months.length);
+  const behaviourRng = streamFor(p.opts.seed, index, STREAM_BEHAVIOURS);
+  const drawn = buildProfile(rng, index, p.clients, p.months.length);
+  const behaviours = drawBehaviours(behaviourRng, drawn);
+  const profile = withBehaviourAccounts(behaviourRng, drawn, behaviours);
   const ledger = new Ledger(rng, profile, p.months);
   addIncome(ledger);
   addEssentials(ledger);
   addSpending(ledger);
-  const { emitted: txEvents, balances } = transactionEvents(rng, profile, ledger.txs, p.periodEnd);
+  addBehaviours(ledger, behaviourRng, behaviours);
+  const { emitted: txEvents, balances } = transactionEvents(rng, profile, ledger.txs, p.periodEnd, behaviours.overdraft);
   const asOf = connectionTime(rng, p.periodEnd);
   const emitted: Emitted[] = profile.accounts.map((a) => accountEvent(profile, a, balances, asOf));
   for (const e of txEvents) emitted.push(e);

@@ -103,3 +103,4 @@ export function streamFor(seed: number, customer: number, purpose: number): Rng 
 
 export const STREAM_PROFILE = 1;
 export const STREAM_FAULTS = 2;
+export const STREAM_BEHAVIOURS = 3;

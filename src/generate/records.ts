@@ -24,6 +24,7 @@ export interface TransactionRecord {
   };
   tags: string[];
   counterparty?: { name: string; identifier: string };
+  running_balance?: { value: string; currency: string };
 }
 
 /** One line of output with what the fault injector needs to know about it. */
@@ -35,6 +36,11 @@ export interface Emitted {
 
 export function formatPence(pence: number): string {
   return `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+}
+
+/** A balance, which may be below zero. */
+export function formatSignedPence(pence: number): string {
+  return pence < 0 ? `-${formatPence(-pence)}` : formatPence(pence);
 }
 
 export function envelope(profile: Profile, eventId: string, type: string, occurredAt: number, data: object): string {
@@ -82,7 +88,9 @@ export interface Balances {
  * Turns the drafts into transaction events in time order, with ids that
  * follow it, and works out each account's balance at the end.
  */
-export function transactionEvents(rng: Rng, profile: Profile, drafts: DraftTx[], periodEnd: number): { emitted: Emitted[]; balances: Balances } {
+export function transactionEvents(
+  rng: Rng, profile: Profile, drafts: DraftTx[], periodEnd: number, runningBalances = false,
+): { emitted: Emitted[]; balances: Balances } {
   // Array.prototype.sort is stable, so the two legs of a transfer stay together and in order.
   drafts.sort((a, b) => a.at - b.at);
   const balances: Balances = { booked: new Map(), pending: new Map() };
@@ -99,6 +107,10 @@ export function transactionEvents(rng: Rng, profile: Profile, drafts: DraftTx[],
     const book = pending ? balances.pending : balances.booked;
     book.set(tx.account.id, (book.get(tx.account.id) ?? 0) + sign * toGbp(tx));
     const record = transactionRecord(id, tx, pending);
+    // Some banks give the balance after each booked transaction of a current account (GBP only: the balance is kept in GBP).
+    if (runningBalances && !pending && tx.account.kind === 'current' && tx.currency === 'GBP') {
+      record.running_balance = { value: formatSignedPence(book.get(tx.account.id) ?? 0), currency: 'GBP' };
+    }
     const occurredAt = occurredAfter(rng, tx.at);
     return { line: envelope(profile, `ev-${id}`, 'transaction.upserted', occurredAt, record), occurredAt, tx: { record, transfer: tx.transfer === true } };
   });

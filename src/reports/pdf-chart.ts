@@ -31,7 +31,7 @@ export function niceStep(max: number, ticks = 4): number {
   return factor * power;
 }
 
-export function drawBarChart(page: PdfPage, months: readonly string[], series: readonly ChartSeries[], height = 190): void {
+export function drawBarChart(page: PdfPage, months: readonly string[], series: readonly ChartSeries[], height = 190, axisLabel: (v: number) => string = (v) => String(Math.round(v))): void {
   const { doc } = page;
   const legendHeight = 16;
   page.ensureSpace(height + legendHeight + 24);
@@ -62,7 +62,7 @@ export function drawBarChart(page: PdfPage, months: readonly string[], series: r
   for (let v = 0; v <= top + step / 2; v += step) {
     const y = yOf(v);
     doc.moveTo(plotLeft, y).lineTo(plotLeft + plotWidth, y).lineWidth(v === 0 ? 0.8 : 0.4).strokeColor(COLOURS.rule).stroke();
-    page.cell(String(Math.round(v)), page.left, y - 4, axisWidth - 6, { size: 7, colour: COLOURS.muted, align: 'right' });
+    page.cell(axisLabel(v), page.left, y - 4, axisWidth - 6, { size: 7, colour: COLOURS.muted, align: 'right' });
   }
 
   // Bars

@@ -1,16 +1,17 @@
 import PDFDocument from 'pdfkit';
-import { pdfFonts } from './pdf-fonts.js';
+import { needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
 
 /**
  * A4 page layout for the report: a cursor that moves down the page, headings,
- * notes and tables whose money columns are right-aligned. Positions are set
- * by hand rather than by pdfkit's text flow, so that a table never breaks a
- * row across pages and the columns line up.
+ * notes and single-line cells. Positions are set by hand rather than by
+ * pdfkit's text flow, so that a table never breaks a row across pages and
+ * the columns line up. Tables are drawn by pdf-table.ts.
  */
 
 export const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 42;
-const FOOTER_SPACE = 30;
+/** Two footer lines: the report and page number, then the content hash. */
+const FOOTER_SPACE = 38;
 
 export const COLOURS = {
   text: '#1f2933',
@@ -20,21 +21,28 @@ export const COLOURS = {
   income: '#2f855a',
   essential: '#c05621',
   nonEssential: '#2b6cb0',
+  negative: '#b91c1c',
+  flag: '#b91c1c',
+  flagBand: '#fdecec',
+  okBand: '#edf7ef',
 } as const;
 
 export type Align = 'left' | 'right' | 'center';
 
-export interface Column {
-  header: string;
-  /** Share of the table width. */
-  weight: number;
-  align: Align;
+export interface CellStyle {
+  align?: Align;
+  bold?: boolean;
+  size?: number;
+  colour?: string;
 }
 
-export interface TableOptions {
-  /** A last row set in bold above a rule: totals. */
-  totalRow?: readonly string[];
-  rowHeight?: number;
+export interface DocumentInfo {
+  title: string;
+  subject: string;
+  author: string;
+  keywords?: string;
+  /** When the document was made; the report's generated_at, so the same report gives the same bytes. */
+  created?: Date;
 }
 
 export class PdfPage {
@@ -42,24 +50,38 @@ export class PdfPage {
   readonly left = MARGIN;
   readonly width = A4.width - 2 * MARGIN;
   y = MARGIN;
+  private unicodeFonts = false;
 
-  constructor(info: { title: string; subject: string; author: string }) {
+  constructor(info: DocumentInfo) {
     this.doc = new PDFDocument({
       size: 'A4',
       margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
       bufferPages: true,
-      // No default font: pdfkit would parse Helvetica's metrics for every document, and all text uses DejaVu.
+      // Deflating every page costs more than laying it out; the pages are text and lines, a few KB each.
+      compress: false,
+      // No default font: pdfkit would load Helvetica's metrics a third time.
       font: '',
-      info: { Title: info.title, Subject: info.subject, Author: info.author, Creator: info.author },
+      info: { Title: info.title, Subject: info.subject, Author: info.author, Creator: info.author, ...(info.keywords ? { Keywords: info.keywords } : {}),
+        ...(info.created ? { CreationDate: info.created } : {}) },
     });
-    const fonts = pdfFonts();
-    this.doc.registerFont('regular', fonts.regular);
-    this.doc.registerFont('bold', fonts.bold);
+    useStandardFonts(this.doc);
     this.doc.font('regular').fillColor(COLOURS.text);
   }
 
   get bottom(): number {
     return A4.height - MARGIN - FOOTER_SPACE;
+  }
+
+  /** Selects the font for `text`: Helvetica, or the embedded Unicode font when Helvetica cannot show it. */
+  font(text: string, bold = false): PDFKit.PDFDocument {
+    if (!needsUnicodeFont(text)) return this.doc.font(bold ? 'bold' : 'regular');
+    if (!this.unicodeFonts) {
+      const fonts = pdfFonts();
+      this.doc.registerFont('unicode', fonts.regular);
+      this.doc.registerFont('unicode-bold', fonts.bold);
+      this.unicodeFonts = true;
+    }
+    return this.doc.font(bold ? 'unicode-bold' : 'unicode');
   }
 
   /** Starts a new page when fewer than `height` points are left on this one. */
@@ -73,14 +95,21 @@ export class PdfPage {
   }
 
   /** One line of text at (x, y) within `width`; never wraps, never moves pdfkit's own cursor onto a new page. */
-  cell(text: string, x: number, y: number, width: number, opts: { align?: Align; bold?: boolean; size?: number; colour?: string } = {}): void {
+  cell(text: string, x: number, y: number, width: number, opts: CellStyle = {}): void {
     const size = opts.size ?? 9;
-    this.doc
-      .font(opts.bold ? 'bold' : 'regular')
+    // Control characters (a tab or newline in a description) would break the line or show as boxes.
+    // eslint-disable-next-line no-control-regex
+    const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    this.font(clean, opts.bold)
       .fontSize(size)
       .fillColor(opts.colour ?? COLOURS.text)
       // A height of one line with ellipsis keeps a long value on its line, cut short with '…'.
-      .text(text, x, y, { width, height: size * 1.25, align: opts.align ?? 'left', ellipsis: true });
+      .text(clean, x, y, { width, height: size * 1.25, align: opts.align ?? 'left', ellipsis: true });
+  }
+
+  /** The width `text` takes in the given style. */
+  textWidth(text: string, opts: { bold?: boolean; size?: number } = {}): number {
+    return this.font(text, opts.bold).fontSize(opts.size ?? 9).widthOfString(text);
   }
 
   heading(text: string, size = 12): void {
@@ -90,26 +119,25 @@ export class PdfPage {
     this.y += size * 1.6;
   }
 
-  /** Wrapped text in the muted colour, for notes and definitions. */
-  paragraph(text: string, opts: { size?: number; indent?: number } = {}): void {
+  /** Wrapped text, for notes and definitions (muted unless a colour is given). */
+  paragraph(text: string, opts: { size?: number; indent?: number; colour?: string; bold?: boolean } = {}): void {
     const size = opts.size ?? 8.5;
     const indent = opts.indent ?? 0;
     const width = this.width - indent;
-    this.doc.font('regular').fontSize(size);
+    this.font(text, opts.bold).fontSize(size);
     const height = this.doc.heightOfString(text, { width });
     this.ensureSpace(height + 4);
-    this.doc.fillColor(COLOURS.muted).text(text, this.left + indent, this.y, { width });
+    this.doc.fillColor(opts.colour ?? COLOURS.muted).text(text, this.left + indent, this.y, { width });
     this.y += height + 4;
   }
 
   /** Label/value pairs in two columns of pairs. */
-  keyValues(pairs: ReadonlyArray<readonly [string, string]>): void {
+  keyValues(pairs: ReadonlyArray<readonly [string, string]>, labelWidth = 62): void {
     // The left pairs carry the long values (period, accounts): give them more room.
     const columns = [
       { x: this.left, width: this.width * 0.6 },
       { x: this.left + this.width * 0.6, width: this.width * 0.4 },
     ];
-    const labelWidth = 62;
     for (let i = 0; i < pairs.length; i += 2) {
       this.ensureSpace(15);
       pairs.slice(i, i + 2).forEach(([label, value], j) => {
@@ -121,49 +149,12 @@ export class PdfPage {
     }
   }
 
-  table(columns: readonly Column[], rows: ReadonlyArray<readonly string[]>, opts: TableOptions = {}): void {
-    const rowHeight = opts.rowHeight ?? 15;
-    const totalWeight = columns.reduce((s, c) => s + c.weight, 0);
-    const widths = columns.map((c) => (c.weight / totalWeight) * this.width);
-    const pad = 5;
-    const drawRow = (cells: readonly string[], bold: boolean): void => {
-      let x = this.left;
-      cells.forEach((text, i) => {
-        const w = widths[i] ?? 0;
-        this.cell(text, x + pad, this.y + 3.5, w - 2 * pad, { align: columns[i]?.align, bold });
-        x += w;
-      });
-      this.y += rowHeight;
-    };
-    const drawHeader = (): void => {
-      this.doc.rect(this.left, this.y, this.width, rowHeight).fill(COLOURS.band);
-      drawRow(columns.map((c) => c.header), true);
-      this.rule();
-    };
-    this.ensureSpace(rowHeight * 3);
-    drawHeader();
-    rows.forEach((row) => {
-      if (this.y + rowHeight > this.bottom) {
-        this.newPage();
-        drawHeader();
-      }
-      drawRow(row, false);
-    });
-    if (opts.totalRow) {
-      this.ensureSpace(rowHeight + 2);
-      this.rule();
-      drawRow(opts.totalRow, true);
-    }
-    this.rule();
-    this.y += 6;
-  }
-
   rule(): void {
     this.doc.moveTo(this.left, this.y).lineTo(this.left + this.width, this.y).lineWidth(0.6).strokeColor(COLOURS.rule).stroke();
   }
 
-  /** Writes `left` and `right` at the foot of every page; call once all pages exist. */
-  footers(left: string, right: (page: number, pages: number) => string): void {
+  /** Writes two lines at the foot of every page: `left` with the page number, then `second`. Call once all pages exist. */
+  footers(left: string, right: (page: number, pages: number) => string, second: string): void {
     const range = this.doc.bufferedPageRange();
     for (let i = range.start; i < range.start + range.count; i++) {
       this.doc.switchToPage(i);
@@ -171,9 +162,10 @@ export class PdfPage {
       const margins = this.doc.page.margins;
       const saved = margins.bottom;
       margins.bottom = 0;
-      const y = A4.height - MARGIN - 10;
-      this.cell(left, this.left, y, this.width * 0.75, { size: 7.5, colour: COLOURS.muted });
-      this.cell(right(i + 1, range.count), this.left + this.width * 0.75, y, this.width * 0.25, { size: 7.5, colour: COLOURS.muted, align: 'right' });
+      const y = A4.height - MARGIN - 18;
+      this.cell(left, this.left, y, this.width * 0.78, { size: 7.5, colour: COLOURS.muted });
+      this.cell(right(i + 1, range.count), this.left + this.width * 0.78, y, this.width * 0.22, { size: 7.5, colour: COLOURS.muted, align: 'right' });
+      this.cell(second, this.left, y + 10, this.width, { size: 7, colour: COLOURS.muted });
       margins.bottom = saved;
     }
   }

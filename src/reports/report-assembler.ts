@@ -15,6 +15,11 @@ import {
 } from './report-model.js';
 import type { CustomerReportRows, FigureCell } from './report-repository.js';
 import { affordError } from '../domain/errors.js';
+import { assembleInsights } from './insights-assembler.js';
+import type { CustomerInsightRows } from './insights-repository.js';
+import { medianOfMonths, referenceFigures } from './report-reference-figures.js';
+
+const NO_INSIGHTS: CustomerInsightRows = { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() };
 
 /**
  * Turns the SQL rows of one customer and range into the report. The sums
@@ -62,6 +67,7 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
   const result: Omit<Figure, '_links'> = {
     overall_total: amount(overall.total, currency),
     monthly_average: money(monthlyAverage(overall.total, monthCount(range)), currency),
+    predicted_monthly: medianOfMonths(monthsIn(range).map((month) => amount(monthly.get(month)?.total ?? '0', currency)), currency),
     transaction_count: overall.transaction_count,
     monthly_totals: monthsIn(range).map((month) => {
       const cell = monthly.get(month);
@@ -93,6 +99,10 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
   const coverage = rows.coverageByRange.get(rangeKey);
   if (!coverage) throw affordError('REPORT_ROWS_INCOMPLETE', `no coverage row for range ${rangeKey}`);
   const withData = coverage.months_with_data;
+  const insights = assembleInsights({ request, rows: rows.insights ?? NO_INSIGHTS, rangeKey, generatedAt }).data;
+  const income = { total: buildFigure('income', cells, request), net: buildFigure('net', cells, request) };
+  const expenditure = { essential: buildFigure('essential', cells, request), non_essential: buildFigure('non_essential', cells, request) };
+  const { net_disposable, net_discretionary, fixed, flexible } = referenceFigures(insights, expenditure.essential);
   return {
     operation_id: REPORT_OPERATION_ID,
     data: {
@@ -101,6 +111,7 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
         connected: rows.accounts.account_ids.length,
         account_ids: rows.accounts.account_ids,
         holder_names: rows.accounts.holder_names,
+        details: rows.accounts.account_details,
         missing_data: {
           income: coverage.months_without_income.length > 0,
           expenditure: coverage.months_without_expenditure.length > 0,
@@ -111,12 +122,10 @@ export function assembleReport(input: AssembleInput): AffordabilityReport {
       data_coverage: { start: withData[0] ?? null, end: withData.at(-1) ?? null, months_with_data: withData, count: withData.length },
       assessment: {
         currency: request.currency,
-        income: { total: buildFigure('income', cells, request), net: buildFigure('net', cells, request) },
-        expenditure: {
-          essential: buildFigure('essential', cells, request),
-          non_essential: buildFigure('non_essential', cells, request),
-        },
+        income: { ...income, net_disposable, net_discretionary },
+        expenditure: { ...expenditure, fixed, flexible },
       },
+      insights,
     },
     metadata: {
       customer_id: request.customerId,

@@ -1,6 +1,6 @@
 import type { Money } from '../domain/money.js';
-import type { MonthRange } from '../domain/months.js';
 import { affordError } from '../domain/errors.js';
+import type { InsightsData } from './insights-model.js';
 
 /**
  * The affordability report: the shape in docs/compatibility.md, with its
@@ -41,16 +41,7 @@ export function figureSource(figure: SummedFigure): FigureSource {
   return source;
 }
 
-/** Who and what a report is for. */
-export interface ReportRequest {
-  /** A customer is (client, customer id): two clients may use the same customer id. */
-  clientId: string;
-  customerId: string;
-  range: MonthRange;
-  /** Restrict to these accounts; undefined means all of the customer's accounts. */
-  accountIds?: readonly string[];
-  currency: string;
-}
+export type { ReportRequest } from './report-request.js';
 
 /**
  * A summed figure links to the transaction list that sums to it. Net income
@@ -77,11 +68,52 @@ export interface Figure {
   overall_total: Money;
   /** overall_total / months in the range, half-up to 2 places. */
   monthly_average: Money;
+  /** What a typical month comes to: the median of monthly_totals, half-up to 2 places. */
+  predicted_monthly: Money;
   transaction_count: number;
   monthly_totals: MonthlyTotal[];
   /** The figure split by core-dashboard bucket L2; absent for net income. */
   by_bucket_l2?: BucketL2Total[];
   _links: FigureLinks;
+}
+
+/** An account of the report, by name and type as its account event gave them. */
+export interface AccountDetail {
+  account_id: string;
+  /** Null for an account that only transactions name so far. */
+  account_name: string | null;
+  account_type: string | null;
+  provider: string | null;
+}
+
+/** A month of a reference figure; a difference has no transaction count. */
+export interface ReferenceMonth {
+  month: string;
+  amount: Money;
+  transaction_count?: number;
+  _links: ReferenceLinks;
+}
+
+/** A difference links both sides, under the reference's names. */
+export type ReferenceLinks = { transactions: string } | { income_transactions: string; expenditure_transactions: string };
+
+/**
+ * The reference API's figures (net_disposable, net_discretionary, fixed,
+ * flexible), beside afford's own: computed from the insights' classification
+ * (rules/insights.json), each with its months and links. README, "How each
+ * report figure is computed", gives the formulas.
+ */
+export interface ReferenceFigure {
+  overall_total: Money;
+  predicted_monthly: Money;
+  transaction_count?: number;
+  monthly_totals: ReferenceMonth[];
+  _links: ReferenceLinks;
+}
+
+export interface FlexibleFigure extends ReferenceFigure {
+  /** The lowest and highest month of the range, and the monthly average. */
+  predicted_monthly_range: { low: Money; high: Money; average: Money };
 }
 
 export interface ReportData {
@@ -90,6 +122,8 @@ export interface ReportData {
     connected: number;
     account_ids: string[];
     holder_names: string[];
+    /** Each account of account_ids with its name, type and provider. */
+    details: AccountDetail[];
     /** true when some month of the range has no income (no expenditure); the months are listed beside. */
     missing_data: { income: boolean; expenditure: boolean; income_months: string[]; expenditure_months: string[] };
   };
@@ -97,9 +131,11 @@ export interface ReportData {
   data_coverage: { start: string | null; end: string | null; months_with_data: string[]; count: number };
   assessment: {
     currency: string;
-    income: { total: Figure; net: Figure };
-    expenditure: { essential: Figure; non_essential: Figure };
+    income: { total: Figure; net: Figure; net_disposable: ReferenceFigure; net_discretionary: ReferenceFigure };
+    expenditure: { essential: Figure; non_essential: Figure; fixed: ReferenceFigure; flexible: FlexibleFigure };
   };
+  /** Income streams, commitments, disposable income and risk signals for the same customer and range. */
+  insights: InsightsData;
 }
 
 export interface ReportMetadata {

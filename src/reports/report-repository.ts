@@ -1,13 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
-import { monthStartDate, type MonthRange } from '../domain/months.js';
+import { monthStartDate } from '../domain/months.js';
 import { readSnapshot } from '../db/read-snapshot.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
-import { FIGURE_SOURCES, type FigureName } from './report-model.js';
+import { FIGURE_SOURCES, type AccountDetail, type FigureName } from './report-model.js';
 import { customerKey, type CustomerRef } from '../domain/customer-ref.js';
+import { readInsightRowsOn, type CustomerInsightRows } from './insights-repository.js';
+import { EVIDENCE_KEYS, readEvidenceOn, type EvidenceRow } from './report-evidence.js';
 
 /**
  * The SQL side of the report: sql/queries/reports/*.sql, run for one
@@ -42,6 +44,7 @@ export interface AccountsRow {
   client_id: string;
   account_ids: string[];
   holder_names: string[];
+  account_details: AccountDetail[];
 }
 
 const FIGURE_CELL_COLUMNS: Columns<FigureCell> = {
@@ -50,13 +53,10 @@ const FIGURE_CELL_COLUMNS: Columns<FigureCell> = {
 const COVERAGE_COLUMNS: Columns<CoverageRow> = {
   client_id: 'text', customer_id: 'text', range_key: 'text', months_with_data: 'list', months_without_income: 'list', months_without_expenditure: 'list',
 };
-const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list' };
+const ACCOUNTS_COLUMNS: Columns<AccountsRow> = { customer_id: 'text', client_id: 'text', account_ids: 'list', holder_names: 'list', account_details: 'list' };
 
-/** A range as the SQL names it: the nightly job computes several in one pass. */
-export interface KeyedRange {
-  key: string;
-  range: MonthRange;
-}
+import type { KeyedRange } from './keyed-range.js';
+export type { KeyedRange };
 
 /** The key of a customer in the maps below. */
 export const reportKey = (c: CustomerRef): string => customerKey(c.clientId, c.customerId);
@@ -66,13 +66,21 @@ export interface ReportScope {
   ranges: readonly KeyedRange[];
   accountIds?: readonly string[];
   currency: string;
+  /** Also read the provenance (transaction-refs.sql) of this range, in the same snapshot as the figures. */
+  refsRange?: string;
 }
 
 /** Everything the assembler needs for one customer, for each range of the scope. */
 export interface CustomerReportRows {
   accounts: AccountsRow;
+  /** The insights of the same customer and ranges, read in the same snapshot; absent counts as none. */
+  insights?: CustomerInsightRows;
   cellsByRange: Map<string, FigureCell[]>;
   coverageByRange: Map<string, CoverageRow>;
+  /** The JSON text of transaction-refs.sql for the scope's refsRange, when asked for. */
+  transactionRefs?: string;
+  /** The transactions behind the risk signals over the refsRange (report-evidence.ts), when asked for. */
+  evidence?: EvidenceRow[];
 }
 
 // The bucket mapping goes in as a parameter, so core-dashboard has one definition: src/domain.
@@ -89,6 +97,7 @@ function scopeParams(scope: ReportScope): Record<string, string | null> {
     ),
     criteria: CRITERIA_JSON,
     figures: FIGURES_JSON,
+    refs_range: scope.refsRange ?? null,
   };
 }
 
@@ -96,7 +105,17 @@ interface SnapshotRows {
   accounts: AccountsRow[];
   cells: FigureCell[];
   coverage: CoverageRow[];
+  refs: RefsRow[];
+  insights: Map<string, CustomerInsightRows>;
+  evidence: EvidenceRow[];
 }
+
+interface RefsRow {
+  client_id: string;
+  customer_id: string;
+  refs: string;
+}
+const REFS_COLUMNS: Columns<RefsRow> = { client_id: 'text', customer_id: 'text', refs: 'text' };
 
 /** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
 async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
@@ -105,7 +124,12 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
   const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
   const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
-  return { accounts, cells, coverage };
+  const insights = await readInsightRowsOn(conn, scope);
+  const refs = scope.refsRange ? await queryFile<RefsRow>(conn, 'queries/reports/transaction-refs', params, REFS_COLUMNS) : [];
+  // The transactions behind the risk signals, for a PDF's appendix: insight_tx is this snapshot's classification.
+  const range = scope.ranges.find((r) => r.key === scope.refsRange)?.range;
+  const evidence = range ? await readEvidenceOn(conn, range, EVIDENCE_KEYS) : [];
+  return { accounts, cells, coverage, refs, insights, evidence };
 }
 
 /** Every customer, in order: the nightly job's work list. */
@@ -116,9 +140,13 @@ export async function listCustomers(store: Store): Promise<CustomerRef[]> {
 
 /** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
-  const { accounts, cells, coverage } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
+  const { accounts, cells, coverage, refs, insights, evidence } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
-  for (const a of accounts) byCustomer.set(reportKey({ clientId: a.client_id, customerId: a.customer_id }), { accounts: a, cellsByRange: new Map(), coverageByRange: new Map() });
+  for (const a of accounts) {
+    const key = reportKey({ clientId: a.client_id, customerId: a.customer_id });
+    const noInsights: CustomerInsightRows = { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() };
+    byCustomer.set(key, { accounts: a, insights: insights.get(key) ?? noInsights, cellsByRange: new Map(), coverageByRange: new Map() });
+  }
   for (const cell of cells) {
     const entry = byCustomer.get(reportKey({ clientId: cell.client_id, customerId: cell.customer_id }));
     if (!entry) continue;
@@ -127,6 +155,14 @@ export async function readReportRows(store: Store, scope: ReportScope): Promise<
     list.push(cell);
   }
   for (const c of coverage) byCustomer.get(reportKey({ clientId: c.client_id, customerId: c.customer_id }))?.coverageByRange.set(c.range_key, c);
+  for (const r of refs) {
+    const entry = byCustomer.get(reportKey({ clientId: r.client_id, customerId: r.customer_id }));
+    if (entry) entry.transactionRefs = r.refs;
+  }
+  for (const e of evidence) {
+    const entry = byCustomer.get(reportKey({ clientId: e.client_id, customerId: e.customer_id }));
+    if (entry) (entry.evidence ??= []).push(e);
+  }
   return byCustomer;
 }
 

@@ -73,6 +73,7 @@ describe('buildReport on the hand-computed customer', () => {
       connected: 2,
       account_ids: ['acc-main', 'acc-save'],
       holder_names: ['Jo Taylor', 'Sam Taylor'],
+      details: [{ account_id: 'acc-main', account_name: 'Current account', account_type: 'current', provider: 'Monzo' }, { account_id: 'acc-save', account_name: 'Joint savings', account_type: 'savings', provider: 'Monzo' }],
       missing_data: { income: true, expenditure: true, income_months: ['2024-02'], expenditure_months: ['2024-02'] },
     });
     expect(data.data_coverage).toEqual({ start: '2024-01', end: '2024-03', months_with_data: ['2024-01', '2024-03'], count: 2 });
@@ -116,6 +117,7 @@ describe('buildReport on the hand-computed customer', () => {
       connected: 1,
       account_ids: ['acc-save'],
       holder_names: ['Jo Taylor'],
+      details: [{ account_id: 'acc-save', account_name: 'Joint savings', account_type: 'savings', provider: 'Monzo' }],
       missing_data: {
         income: true, expenditure: true,
         income_months: ['2024-01', '2024-02', '2024-03'], expenditure_months: ['2024-01', '2024-02'],

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gbp } from '../helpers/pdf.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affordabilityReportJson } from '../../src/api/schemas/affordability.schemas.js';
 import { reportFigures, type ReportData } from '../../src/reports/report-model.js';
@@ -123,7 +124,7 @@ describe('GET /v1/affordability/report', () => {
       writeFileSync(file, bytes);
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
       for (const f of [json.data.assessment.income.total, json.data.assessment.income.net, json.data.assessment.expenditure.essential]) {
-        expect(text).toContain(f.overall_total.value);
+        expect(text).toContain(gbp(f.overall_total.value));
       }
     }
     // JSON wins when asked for, or when preferred.

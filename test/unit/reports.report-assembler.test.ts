@@ -17,7 +17,7 @@ function cells(figure: FigureName, monthly: readonly string[], overall: string, 
 
 function rows(all: FigureCell[]): CustomerReportRows {
   return {
-    accounts: { customer_id: 'c', client_id: 'k', account_ids: ['a'], holder_names: ['H'] },
+    accounts: { customer_id: 'c', client_id: 'k', account_ids: ['a'], holder_names: ['H'], account_details: [{ account_id: 'a', account_name: 'Main', account_type: 'current', provider: 'Bank' }] },
     cellsByRange: new Map([['r', all]]),
     coverageByRange: new Map([['r', {
       client_id: 'k', customer_id: 'c', range_key: 'r', months_with_data: ['2024-01'], months_without_income: [], months_without_expenditure: ['2024-02'],

@@ -21,6 +21,8 @@ CREATE TABLE afford_snapshot.monthly_category_totals AS SELECT * FROM monthly_ca
 
 CREATE TABLE afford_snapshot.affordability_reports AS SELECT * FROM affordability_reports;
 
+CREATE TABLE afford_snapshot.affordability_insights AS SELECT * FROM affordability_insights;
+
 CREATE TABLE afford_snapshot.bucket_definitions AS SELECT * FROM bucket_definitions;
 
 CREATE TABLE afford_snapshot.bucket_criteria AS SELECT * FROM bucket_criteria;

@@ -5,7 +5,7 @@
 -- onto that bucket, which is how the totals links reproduce each total.
 -- $merchant matches the merchant's display name or slug, case aside;
 -- $statuses is a list (NULL: every status but declined).
--- Parameters: $account_ids, $after_date_time, $after_transaction_id, $bucket_id, $bucket_l1, $bucket_l2, $category_l1, $category_l2, $client_id, $credit_debit_indicator, $currency, $customer_id, $date_from, $date_to_exclusive, $exclude_tags, $include_tags, $limit, $merchant, $statuses, $updated_after.
+-- Parameters: $account_ids, $after_date_time, $after_transaction_id, $bucket_id, $bucket_l1, $bucket_l2, $category_l1, $category_l2, $client_id, $credit_debit_indicator, $currency, $customer_id, $date_from, $date_to_exclusive, $exclude_tags, $include_tags, $limit, $merchant, $statuses, $transaction_ids (the members of the insight keys asked for, classified just before in the same snapshot), $updated_after.
 SELECT t.transaction_id,
        t.account_id,
        t.provider,
@@ -45,6 +45,7 @@ WHERE t.client_id = $client_id
        OR lower(json_extract_string(t.merchant, '$.slug')) = lower($merchant::VARCHAR))
   AND ($include_tags::VARCHAR[] IS NULL OR list_has_any(t.tags, $include_tags::VARCHAR[]))
   AND ($exclude_tags::VARCHAR[] IS NULL OR NOT list_has_any(t.tags, $exclude_tags::VARCHAR[]))
+  AND ($transaction_ids::VARCHAR[] IS NULL OR list_contains($transaction_ids::VARCHAR[], t.transaction_id))
   AND ($updated_after::TIMESTAMP IS NULL OR t.updated_at > $updated_after::TIMESTAMP)
   AND ($bucket_id::VARCHAR IS NULL OR EXISTS (
         SELECT 1 FROM bucket_criteria c

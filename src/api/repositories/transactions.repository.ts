@@ -2,6 +2,8 @@ import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';
+import { readSnapshot } from '../../db/read-snapshot.js';
+import { insightTransactionIds } from '../../reports/insights-repository.js';
 
 /** Filters of the transaction list; undefined leaves a filter off. Instants are DuckDB TIMESTAMP text in UTC. */
 export interface TransactionFilter {
@@ -24,6 +26,8 @@ export interface TransactionFilter {
   bucketId?: string;
   bucketL1?: string;
   bucketL2?: string;
+  /** Insight keys: only the transactions afford's insights count towards any of them. */
+  insights?: string[];
   after?: { dateTime: string; transactionId: string };
   limit: number;
 }
@@ -85,8 +89,11 @@ export class TransactionsRepository {
   }
 
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
-    return this.store.read((conn) =>
-      queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
+    return readSnapshot(this.store, async (conn) => {
+      // Classified in the same snapshot as the page is read, by the rules the insights use.
+      const members = f.insights?.length ? await insightTransactionIds(conn, f, f.insights) : undefined;
+      if (members?.length === 0) return [];
+      return queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
         client_id: f.clientId,
         customer_id: f.customerId,
         date_from: f.dateFrom ?? null,
@@ -104,10 +111,11 @@ export class TransactionsRepository {
         bucket_id: f.bucketId ?? null,
         bucket_l1: f.bucketL1 ?? null,
         bucket_l2: f.bucketL2 ?? null,
+        transaction_ids: members ? listValue(members) : null,
         after_date_time: f.after?.dateTime ?? null,
         after_transaction_id: f.after?.transactionId ?? null,
         limit: f.limit,
-      }, TRANSACTION_COLUMNS),
-    );
+      }, TRANSACTION_COLUMNS);
+    });
   }
 }

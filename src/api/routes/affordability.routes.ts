@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { requireCustomer } from '../auth/context.js';
 import type { Router } from '../router.js';
-import { OP_AFFORDABILITY_REPORT_GET, affordabilityQuery, affordabilityResponse } from '../schemas/affordability.schemas.js';
+import { OP_AFFORDABILITY_REPORT_GET, affordabilityQuery, affordabilityResponse, insightsQuery } from '../schemas/affordability.schemas.js';
+import { OP_AFFORDABILITY_INSIGHTS_GET, insightsResponse } from '../schemas/insights.schemas.js';
 import type { ApiServices } from '../services/index.js';
 
 /** The q-value an Accept header gives a media type (exact, type/*, or * / *), 0 when absent. */
@@ -50,11 +51,23 @@ export function affordabilityRoutes(router: Router, { affordability }: ApiServic
     query: affordabilityQuery,
     response: affordabilityResponse,
     handler: async ({ query, auth, request, reply }) => {
-      const report = await affordability.report(requireCustomer(auth), query);
+      const customer = requireCustomer(auth);
       reply.header('vary', 'Accept');
-      if (!wantsPdf(query.format, request.headers.accept)) return report;
+      if (!wantsPdf(query.format, request.headers.accept)) return affordability.report(customer, query);
+      const { pdf, report } = await affordability.pdf(customer, query);
       const m = report.metadata;
-      return sendPdf(reply, await affordability.pdf(report), attachmentName(m.customer_id, m.month_from, m.month_to));
+      return sendPdf(reply, pdf, attachmentName(m.customer_id, m.month_from, m.month_to));
     },
+  });
+  router.add({
+    method: 'GET',
+    url: '/v1/affordability/insights',
+    operationId: OP_AFFORDABILITY_INSIGHTS_GET,
+    summary: "A customer's underwriting insights: income streams, committed and flexible spending, disposable income and risk signals, each linked to its transactions",
+    tag: 'Affordability',
+    auth: 'customer',
+    query: insightsQuery,
+    response: insightsResponse,
+    handler: async ({ query, auth }) => affordability.insights(requireCustomer(auth), query),
   });
 }

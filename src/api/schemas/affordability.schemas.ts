@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REPORT_OPERATION_ID } from '../../reports/report-model.js';
 import { currencyParam, envelopeOf, monthParam, moneyOut, queryString } from './common.js';
 import { timezoneParam } from './timezone.js';
+import { insightsData } from './insights.schemas.js';
 
 export const OP_AFFORDABILITY_REPORT_GET = REPORT_OPERATION_ID;
 
@@ -22,6 +23,10 @@ export const affordabilityQuery = z.object({
 
 export type AffordabilityQuery = z.output<typeof affordabilityQuery>;
 
+/** GET /v1/affordability/insights: the report's parameters and defaults, without its PDF format. */
+export const insightsQuery = affordabilityQuery.omit({ format: true });
+export type InsightsQuery = z.output<typeof insightsQuery>;
+
 const transactionsLink = z.string().startsWith('/financial/v2/transactions?');
 /** A summed figure links to its transactions; net income to the credits and debits it is the difference of. */
 const figureLinks = z.union([
@@ -34,6 +39,7 @@ const count = z.number().int().nonnegative();
 const figureOut = z.object({
   overall_total: moneyOut,
   monthly_average: moneyOut,
+  predicted_monthly: moneyOut,
   transaction_count: count,
   monthly_totals: z.array(z.object({ month: yearMonth, amount: moneyOut, transaction_count: count, _links: figureLinks })),
   by_bucket_l2: z
@@ -42,12 +48,32 @@ const figureOut = z.object({
   _links: figureLinks,
 });
 
+/** The reference's figures: one link for a sum, the reference's two for a difference. */
+const referenceLinks = z.union([
+  z.object({ transactions: transactionsLink }),
+  z.object({ income_transactions: transactionsLink, expenditure_transactions: transactionsLink }),
+]);
+const referenceFigure = z.object({
+  overall_total: moneyOut,
+  predicted_monthly: moneyOut,
+  transaction_count: count.optional(),
+  monthly_totals: z.array(z.object({ month: yearMonth, amount: moneyOut, transaction_count: count.optional(), _links: referenceLinks })),
+  _links: referenceLinks,
+});
+const flexibleFigure = referenceFigure.extend({ predicted_monthly_range: z.object({ low: moneyOut, high: moneyOut, average: moneyOut }) });
+
 const reportData = z.object({
   months_assessed: z.object({ start: yearMonth, end: yearMonth, count }),
   accounts: z.object({
     connected: count,
     account_ids: z.array(z.string()),
     holder_names: z.array(z.string()),
+    details: z.array(z.object({
+      account_id: z.string(),
+      account_name: z.string().nullable(),
+      account_type: z.string().nullable(),
+      provider: z.string().nullable(),
+    })),
     missing_data: z.object({
       income: z.boolean(),
       expenditure: z.boolean(),
@@ -58,9 +84,10 @@ const reportData = z.object({
   data_coverage: z.object({ start: yearMonth.nullable(), end: yearMonth.nullable(), months_with_data: z.array(yearMonth), count }),
   assessment: z.object({
     currency: z.string(),
-    income: z.object({ total: figureOut, net: figureOut }),
-    expenditure: z.object({ essential: figureOut, non_essential: figureOut }),
+    income: z.object({ total: figureOut, net: figureOut, net_disposable: referenceFigure, net_discretionary: referenceFigure }),
+    expenditure: z.object({ essential: figureOut, non_essential: figureOut, fixed: referenceFigure, flexible: flexibleFigure }),
   }),
+  insights: insightsData,
 });
 
 const reportMetadata = z.object({

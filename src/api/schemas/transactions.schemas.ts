@@ -48,6 +48,11 @@ export const transactionsQuery = z.object({
   bucket_id: queryString.optional(),
   bucket_l1: queryString.optional(),
   bucket_l2: queryString.optional(),
+  // Repeatable: the transactions an insight figure sums (any of the keys), as its _links give them.
+  insight: z
+    .union([queryString, z.array(queryString).max(50, 'must be given at most 50 times')])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional(),
 });
 
 export type TransactionsQuery = z.output<typeof transactionsQuery>;

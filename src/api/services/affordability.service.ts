@@ -1,12 +1,15 @@
 import type { Store } from '../../db/store.js';
 import { systemClock, type Clock } from '../../domain/clock.js';
-import type { AffordabilityReport } from '../../reports/report-model.js';
-import { renderReportPdf } from '../../reports/report-pdf.js';
+import type { AffordabilityReport, ReportRequest } from '../../reports/report-model.js';
 import { findForeignAccounts } from '../../reports/report-repository.js';
-import { buildReport } from '../../reports/report-service.js';
+import { buildReport, buildReportWithTransactions } from '../../reports/report-service.js';
+import { sharedPdfPool, type PdfRenderer } from '../../reports/pdf-pool.js';
+import { provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
+import type { AffordabilityInsights } from '../../reports/insights-model.js';
+import { buildInsights } from '../../reports/insights-service.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
-import type { AffordabilityQuery } from '../schemas/affordability.schemas.js';
+import type { AffordabilityQuery, InsightsQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
@@ -14,9 +17,40 @@ export class AffordabilityService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock = systemClock,
+    private readonly renderer: PdfRenderer = sharedPdfPool(),
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
+    const request = await this.request(customer, q, now);
+    const report = await buildReport(this.store, request, now);
+    if (!report) throw apiError('NOT_FOUND');
+    return report;
+  }
+
+  /** The report as a PDF, rendered off the request thread (a worker pool). */
+  async pdf(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<{ pdf: Buffer; report: AffordabilityReport }> {
+    const input = await buildReportWithTransactions(this.store, await this.request(customer, q, now), now);
+    if (!input) throw apiError('NOT_FOUND');
+    const pdf = await this.renderer.render(input);
+    return { pdf, report: input.report };
+  }
+
+  /** POST /v1/affordability/report/verify: the PDF's report recomputed from the store, for the client that owns it. */
+  async verify(clientId: string, pdf: Buffer): Promise<VerifyResult> {
+    const provenance = provenanceOf(pdf);
+    if (!provenance) throw apiError('FAILED_VALIDATION', { errors: { body: 'is not a report PDF that afford made (or another program saved it again)' } });
+    if (provenance.request.client_id !== clientId) throw apiError('NOT_FOUND');
+    return verifyProvenance(this.store, provenance);
+  }
+
+  /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
+  async insights(customer: CustomerRef, q: InsightsQuery, now: Date = this.clock()): Promise<AffordabilityInsights> {
+    const insights = await buildInsights(this.store, await this.request(customer, q, now), now);
+    if (!insights) throw apiError('NOT_FOUND');
+    return insights;
+  }
+
+  private async request(customer: CustomerRef, q: InsightsQuery, now: Date): Promise<ReportRequest> {
     const range = resolveMonthRange({ month_from: q.month_from, month_to: q.month_to }, now);
     const accountIds = q.account_id;
     if (accountIds?.length) {
@@ -24,12 +58,6 @@ export class AffordabilityService {
       const foreign = await findForeignAccounts(this.store, customer, accountIds);
       if (foreign.length) throw apiError('ACCOUNT_NOT_FOUND', { errors: { account_id: `unknown account: ${foreign.join(', ')}` } });
     }
-    const report = await buildReport(this.store, { ...customer, range, accountIds, currency: q.currency }, now);
-    if (!report) throw apiError('NOT_FOUND');
-    return report;
-  }
-
-  pdf(report: AffordabilityReport): Promise<Buffer> {
-    return renderReportPdf(report);
+    return { ...customer, range, accountIds, currency: q.currency };
   }
 }

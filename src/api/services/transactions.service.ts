@@ -70,6 +70,7 @@ export class TransactionsService {
       bucketId,
       bucketL1: q.bucket_l1,
       bucketL2: q.bucket_l2,
+      insights: q.insight,
       after,
       limit: q.page_size + 1,
     });

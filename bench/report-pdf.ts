@@ -1,0 +1,138 @@
+/**
+ * Report PDFs, each figure against a baseline taken in the same run,
+ * because these machines are noisy:
+ *   1. one core: afford renders generated customers' 12-month reports one
+ *      after another on this thread; the baselines are pdfkit rendering a
+ *      minimal document of the same page count (a line of text a page), and
+ *      JSON serialisation of the same report and insights;
+ *   2. the nightly job (`afford jobs run affordability-reports`, a child
+ *      process under /usr/bin/time for its peak RSS) with AFFORD_REPORTS_DIR
+ *      set, against the same job without PDFs: what the PDFs add, and the
+ *      whole job's time for the customers.
+ *
+ * Usage: node --import tsx bench/report-pdf.ts [--customers 2000] [--sample 200]
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import PDFDocument from 'pdfkit';
+import type { PdfInput } from '../src/reports/report-pdf.js';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.join(here, '..');
+const afford = path.join(root, 'bin', 'afford.mjs');
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+interface Run {
+  seconds: number;
+  maxRssMiB: number;
+  stdout: string;
+}
+
+function measured(args: string[], env: Record<string, string>): Run {
+  const started = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-v', ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, maxRssMiB: kb / 1024, stdout: r.stdout };
+}
+
+/** A minimal pdfkit document of `pages` pages: a line of Helvetica on each. */
+function minimalPdf(pages: number): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', compress: false });
+  for (let i = 0; i < pages; i++) {
+    if (i) doc.addPage();
+    doc.font('Helvetica').fontSize(9).text(`Page ${i + 1}`, 42, 42);
+  }
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = once(doc, 'end').then(() => Buffer.concat(chunks));
+  doc.end();
+  return done;
+}
+
+/** CPU milliseconds of this thread's process while `fn` runs, and its wall milliseconds. */
+async function timed(fn: () => Promise<void>): Promise<{ cpuMs: number; wallMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - started };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { customers: { type: 'string', default: '2000' }, sample: { type: 'string', default: '200' } } });
+  const customers = Number(values.customers);
+  const sample = Number(values.sample);
+  const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-pdf-'));
+  const db = path.join(dir, 'afford.duckdb');
+  try {
+    const { lastCompleteMonths } = await import('../src/domain/months.js');
+    const range = lastCompleteMonths(12);
+    const events = path.join(dir, 'events.ndjson');
+    const { writeEvents } = await import('../src/generate/index.js');
+    const out = createWriteStream(events);
+    await writeEvents({ customers, months: 12, seed: 7, faults: false, endMonth: range.to }, out);
+    out.end();
+    await once(out, 'finish');
+    const ingest = measured([process.execPath, afford, 'ingest', 'file', events], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent' });
+    say(`${fmt(customers)} customers, 12 months to ${range.to}, ingested in ${ingest.seconds.toFixed(1)} s`);
+
+    // 1. One core.
+    const { Store } = await import('../src/db/store.js');
+    const { createLogger } = await import('../src/logger.js');
+    const { listCustomers } = await import('../src/reports/report-repository.js');
+    const { buildReportWithTransactions } = await import('../src/reports/report-service.js');
+    const { renderReportPdf } = await import('../src/reports/report-pdf.js');
+    const store = await Store.open(db, createLogger('silent'));
+    const refs = (await listCustomers(store)).slice(0, sample);
+    const inputs: PdfInput[] = [];
+    for (const c of refs) {
+      const input = await buildReportWithTransactions(store, { ...c, range, currency: 'GBP' });
+      if (input) inputs.push(input);
+    }
+    await store.close();
+    const pdfs: Buffer[] = [];
+    for (const input of inputs.slice(0, 20)) await renderReportPdf(input); // warm up
+    const ours = await timed(async () => {
+      for (const input of inputs) pdfs.push(await renderReportPdf(input));
+    });
+    const pagesOf = (pdf: Buffer): number => pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length ?? 1;
+    const pages = pdfs.map(pagesOf);
+    for (const n of pages.slice(0, 20)) await minimalPdf(n);
+    const minimal = await timed(async () => {
+      for (const n of pages) await minimalPdf(n);
+    });
+    const json = await timed(async () => {
+      for (const input of inputs) JSON.stringify({ report: input.report, insights: input.insights });
+    });
+    const perSecond = (t: { cpuMs: number }) => (inputs.length * 1000) / t.cpuMs;
+    const avgPages = pages.reduce((a, b) => a + b, 0) / Math.max(1, pages.length);
+    const avgKb = pdfs.reduce((a, b) => a + b.length, 0) / Math.max(1, pdfs.length) / 1024;
+    say(`\none core, ${inputs.length} reports of 12 months (${avgPages.toFixed(1)} pages, ${avgKb.toFixed(0)} KB on average), per CPU second:`);
+    say(`  afford PDF                          ${fmt(perSecond(ours), 1).padStart(9)} /s  (${(ours.cpuMs / inputs.length).toFixed(2)} ms each; target at least 50/s)`);
+    say(`  baseline: pdfkit, minimal document  ${fmt(perSecond(minimal), 1).padStart(9)} /s  ratio ${(perSecond(ours) / perSecond(minimal)).toFixed(3)}`);
+    say(`  baseline: JSON of the same report   ${fmt(perSecond(json), 1).padStart(9)} /s  ratio ${(perSecond(ours) / perSecond(json)).toFixed(4)}`);
+    say(`  peak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MiB`);
+
+    // 2. The nightly job, with and without PDFs.
+    const without = measured([process.execPath, afford, 'jobs', 'run', 'affordability-reports'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent' });
+    const pdfDir = path.join(dir, 'pdfs');
+    const withPdfs = measured([process.execPath, afford, 'jobs', 'run', 'affordability-reports'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent', AFFORD_REPORTS_DIR: pdfDir });
+    const written = readdirSync(pdfDir, { recursive: true }).filter((f) => String(f).endsWith('.pdf')).length;
+    say(`\nnightly affordability-reports job, ${fmt(customers)} customers (3 ranges each), PDF worker pool of one worker per core:`);
+    say(`  with ${fmt(written)} PDFs        ${withPdfs.seconds.toFixed(1).padStart(6)} s, peak RSS ${fmt(withPdfs.maxRssMiB)} MiB  (target under 30 s)`);
+    say(`  baseline: no PDFs     ${without.seconds.toFixed(1).padStart(6)} s, peak RSS ${fmt(without.maxRssMiB)} MiB`);
+    say(`  the PDFs add ${(withPdfs.seconds - without.seconds).toFixed(1)} s: ${fmt(written / Math.max(0.001, withPdfs.seconds - without.seconds), 0)} PDFs a second`);
+    say(`  ${withPdfs.stdout.trim()}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,64 @@
+-- Income streams and commitments: the transactions of one stream:<source>:<norm>
+-- or commitment:<kind>:<norm> key in one range, with how regular they are.
+-- The frequency is the first band (weekly, fortnightly, four-weekly, monthly,
+-- in $bands order) that holds at least $min_share of the gaps in days between
+-- consecutive transactions, given at least $min_occurrences of them; else
+-- irregular. The next expected date is the last date plus the band's interval
+-- (a calendar month for monthly). Amounts come sorted, for the median.
+-- Reads the tables of queries/insights/scope, which must run first in the same transaction.
+-- $bands            JSON [{frequency, min_days, max_days, interval_days, per_year, priority}]
+-- $min_share        share of gaps that must fall in a band, e.g. 0.75
+-- $min_occurrences  fewest transactions a regular group has
+WITH bands AS (
+    SELECT unnest(from_json($bands::JSON,
+        '[{"frequency":"VARCHAR","min_days":"INTEGER","max_days":"INTEGER","interval_days":"INTEGER","per_year":"INTEGER","priority":"INTEGER"}]'), recursive := true)
+),
+keyed AS (
+    SELECT client_id, customer_id, range_key, key, transaction_id, date_time, day, month, amount, description
+    FROM (
+        SELECT tx.*, r.range_key, unnest(tx.keys) AS key
+        FROM insight_tx tx JOIN insight_ranges r ON tx.month BETWEEN r.month_from AND r.month_to
+    )
+    WHERE key LIKE 'stream:%' OR key LIKE 'commitment:%'
+),
+ordered AS (
+    SELECT *, date_diff('day', lag(day) OVER (PARTITION BY client_id, customer_id, range_key, key ORDER BY date_time, transaction_id), day) AS gap
+    FROM keyed
+),
+names AS (
+    SELECT client_id, customer_id, range_key, key, arg_max(description, n) AS name
+    FROM (SELECT client_id, customer_id, range_key, key, description, count(*) * 1000000 - rank() OVER (PARTITION BY client_id, customer_id, range_key, key ORDER BY description) AS n
+          FROM keyed GROUP BY client_id, customer_id, range_key, key, description)
+    GROUP BY ALL
+),
+groups AS (
+    SELECT client_id, customer_id, range_key, key,
+           count(*) AS occurrences,
+           coalesce(list(gap) FILTER (WHERE gap IS NOT NULL), []) AS gaps,
+           max(day) AS last_day,
+           list(DISTINCT strftime(month, '%Y-%m') ORDER BY strftime(month, '%Y-%m')) AS months_present,
+           list(amount::VARCHAR ORDER BY amount) AS amounts
+    FROM ordered
+    GROUP BY ALL
+),
+banded AS (
+    SELECT g.client_id, g.customer_id, g.range_key, g.key, b.frequency, b.interval_days, b.priority
+    FROM groups g CROSS JOIN bands b
+    WHERE g.occurrences >= $min_occurrences
+      AND len(list_filter(g.gaps, x -> x BETWEEN b.min_days AND b.max_days)) >= $min_share::DECIMAL(5,4) * len(g.gaps)
+),
+chosen AS (
+    SELECT client_id, customer_id, range_key, key, arg_min(frequency, priority) AS frequency, arg_min(interval_days, priority) AS interval_days
+    FROM banded GROUP BY ALL
+)
+SELECT g.client_id, g.customer_id, g.range_key, g.key, n.name,
+       coalesce(c.frequency, 'irregular') AS frequency,
+       g.months_present, g.amounts,
+       strftime(g.last_day, '%Y-%m-%d') AS last_date,
+       CASE WHEN c.frequency IS NULL THEN NULL
+            WHEN c.interval_days = 0 THEN strftime((g.last_day + INTERVAL 1 MONTH)::DATE, '%Y-%m-%d')
+            ELSE strftime(g.last_day + c.interval_days::INTEGER, '%Y-%m-%d') END AS next_expected_date
+FROM groups g
+JOIN names n ON n.client_id = g.client_id AND n.customer_id = g.customer_id AND n.range_key = g.range_key AND n.key = g.key
+LEFT JOIN chosen c ON c.client_id = g.client_id AND c.customer_id = g.customer_id AND c.range_key = g.range_key AND c.key = g.key
+ORDER BY g.client_id, g.customer_id, g.range_key, g.key;

@@ -1,0 +1,54 @@
+import { formatMoney, longMonth } from './pdf-format.js';
+import { label } from './pdf-labels.js';
+import type { FigureValue, TransactionRef } from './report-provenance.js';
+
+/**
+ * Figure paths of a report's provenance ('assessment.income.total.monthly_totals[month=2024-01].amount')
+ * in words, and which transactions can move them: what verification prints.
+ */
+
+const FIGURES: Array<{ prefix: string; words: string; counts: string[] }> = [
+  { prefix: 'assessment.income.total', words: 'Total income', counts: ['income'] },
+  { prefix: 'assessment.income.net', words: 'Net income', counts: ['income', 'essential'] },
+  { prefix: 'assessment.expenditure.essential', words: 'Essential expenditure', counts: ['essential'] },
+  { prefix: 'assessment.expenditure.non_essential', words: 'Non-essential expenditure', counts: ['non_essential'] },
+];
+
+const PART_WORDS: Record<string, string> = {
+  overall_total: 'over the period',
+  monthly_average: 'monthly average',
+  transaction_count: 'number of transactions',
+  amount: '',
+};
+
+const selector = (path: string, key: string): string | undefined => new RegExp(`\\[${key}=([^\\]]+)\\]`).exec(path)?.[1];
+
+/** 'assessment.income.total.monthly_totals[month=2024-01].amount' -> 'Total income, January 2024'. */
+export function describeFigure(path: string): string {
+  const figure = FIGURES.find((f) => path.startsWith(`${f.prefix}.`));
+  if (!figure) return path.replace(/^insights\./, 'Insights: ').replace(/[._]/g, ' ').replace(/\s+/g, ' ').trim();
+  const month = selector(path, 'month');
+  const bucket = selector(path, 'bucket_l2');
+  const last = path.split('.').at(-1) ?? '';
+  const parts = [figure.words, month ? longMonth(month) : '', bucket ? label(bucket) : '', PART_WORDS[last] ?? last.replace(/_/g, ' ')];
+  return parts.filter(Boolean).join(', ');
+}
+
+/** True when `ref` (a transaction as the report counted it, or as the store has it now) can move the figure at `path`. */
+export function figureMatches(path: string, ref: TransactionRef): boolean {
+  const month = selector(path, 'month');
+  if (month && ref[5] !== month) return false;
+  const figure = FIGURES.find((f) => path.startsWith(`${f.prefix}.`));
+  // Insights and coverage figures: any changed transaction of the month (or period) may be behind them.
+  if (!figure) return true;
+  if (!ref[3] || !figure.counts.includes(ref[3])) return false;
+  const bucket = selector(path, 'bucket_l2');
+  return !bucket || ref[4] === bucket;
+}
+
+/** A value as verification prints it: amounts of money formatted, the rest as is. */
+export function describeValue(path: string, value: FigureValue, currency: string): string {
+  if (value === null) return 'none';
+  if (typeof value === 'string' && /^-?\d+\.\d{2}$/.test(value) && !/percent|spread/.test(path)) return formatMoney(value, currency);
+  return String(value);
+}
