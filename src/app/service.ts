@@ -58,7 +58,9 @@ export async function startService(config: Config, logger: Logger, options: Star
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;
   let startedUp = !options.startUpWork;
-  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: delivery.keys, clientStateBarrier: clientState && (() => clientState.caughtUp()) };
+  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh,
+    // With several shards, one request's customers belong to several shards: events then come through Kafka only.
+    ingestion: clientState ? undefined : tasks.ingestion, webhookKeys: delivery.keys, clientStateBarrier: clientState && (() => clientState.caughtUp()) };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
   kafka?.run();

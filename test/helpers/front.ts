@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import path from 'node:path';
-import { ROOT } from './cli.js';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The front of several shards: Debian's nginx with its JavaScript module,
@@ -10,6 +10,8 @@ import { ROOT } from './cli.js';
  * for the test's. A missing nginx fails loudly: the test never skips.
  */
 
+// No vitest here: bench/shards.ts starts the front too.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NGINX = '/usr/sbin/nginx';
 const JS_MODULE = '/usr/lib/nginx/modules/ngx_http_js_module.so';
 const FRONT_DIR = path.join(ROOT, 'deploy/front');

@@ -1,8 +1,7 @@
+import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { afford, type CliRun } from './cli.js';
-import { TEST_TOKEN_SECRET } from './api.js';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './front.js';
-import { TOPICS } from './kafka-data.js';
 import { Worker } from './kafka-worker.js';
 
 /**
@@ -11,7 +10,12 @@ import { Worker } from './kafka-worker.js';
  * single node on a group of its own, as the reference.
  */
 
+// No vitest here: bench/shards.ts starts nodes too.
 export const CLIENT_STATE_TOPIC = 'afford.client-state.v1';
+const TOPICS = ['afford.transactions.v1', 'afford.accounts.v1', 'afford.customers.v1', 'afford.payments.v1'];
+const BIN = fileURLToPath(new URL('../../bin/afford.mjs', import.meta.url));
+/** Every node of a deployment signs tokens with the same key. */
+const TOKEN_SECRET = 'afford-shards-token-secret-0123456789-abcdef';
 
 export interface NodeOptions {
   dir: string;
@@ -21,6 +25,8 @@ export interface NodeOptions {
   shard: string;
   /** Shards share it; the single reference node runs without one. */
   clientStateTopic?: string;
+  /** Settings over the defaults below. */
+  env?: Record<string, string>;
 }
 
 export class ServeNode {
@@ -44,10 +50,11 @@ export class ServeNode {
       AFFORD_SHARD: options.shard,
       AFFORD_KAFKA_SESSION_TIMEOUT_MS: '6000',
       AFFORD_KAFKA_BATCH_WAIT_MS: '20',
-      AFFORD_TOKEN_SECRET: TEST_TOKEN_SECRET,
+      AFFORD_TOKEN_SECRET: TOKEN_SECRET,
       AFFORD_WEBHOOK_RETRY_BASE_MS: '100',
       AFFORD_CLIENT_STATE_TOPIC: options.clientStateTopic ?? '',
       AFFORD_LOG_LEVEL: 'info',
+      ...options.env,
     };
   }
 
@@ -81,7 +88,11 @@ export class ServeNode {
   }
 
   /** An afford command beside the running node (forwarded to it over its admin socket). */
-  cli(args: string[]): Promise<CliRun> {
-    return afford(args, this.env);
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { env: this.env }, (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
   }
 }
