@@ -3,7 +3,7 @@
  * README "How it is built" and docs/decisions.md "Layering" state the same
  * rule in words:
  *
- *   domain <- db <- ingest, reports, webhooks, clients, generate <- tasks, jobs <- api <- app <- cli
+ *   domain <- db <- ingest, reports, webhooks, clients, generate <- tasks, jobs, cluster <- api <- app <- cli
  *
  * The CLI uses the API only through the composition root (it starts the service).
  *
@@ -38,8 +38,8 @@ export default {
     ),
     onlyOn(
       'tasks-and-jobs-on-work',
-      'tasks and jobs compose the work below them (a task ingests and sends its webhook; a job assembles reports), never each other, the API, the composition root or the CLI.',
-      '^(src/tasks|jobs)/',
+      'tasks, jobs and cluster compose the work below them (a task ingests and sends its webhook; a job assembles reports; cluster carries client-level state over Kafka), never each other, the API, the composition root or the CLI.',
+      '^(src/tasks|src/cluster|jobs)/',
       `^(src/(domain|db|${WORK})/|${BASE}|$1/)`,
     ),
     {

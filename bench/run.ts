@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts']) {
+for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'shards.ts']) {
   process.stdout.write(`\n== ${bench}\n`);
   const args = bench === 'ingest-file.ts' ? process.argv.slice(2) : [];
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench), ...args], { stdio: 'inherit' });

@@ -2,7 +2,8 @@
 # Installs the system tools the tests need, from Debian's packages, when they
 # are missing: kcat (the test Kafka broker), librdkafka-dev and a C compiler
 # (the broker helper with fault injection), poppler-utils (reading PDFs back),
-# fonts-dejavu-core (the font the report PDFs embed).
+# fonts-dejavu-core (the font the report PDFs embed), nginx with its
+# JavaScript module (the front of several shards, deploy/front/).
 set -euo pipefail
 
 need=()
@@ -13,6 +14,8 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
+[ -f /usr/lib/nginx/modules/ngx_http_js_module.so ] || need+=(libnginx-mod-http-js)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

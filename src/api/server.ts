@@ -55,6 +55,12 @@ export interface ApiDeps {
   ingestion?: IngestionService;
   /** Webhook signing keys, published at /.well-known/jwks.json. */
   webhookKeys?: WebhookSigningKeys;
+  /**
+   * Several shards only: resolves once this shard has applied the shared
+   * client-level state up to where it stood when the call came. Every call
+   * that reads it (all but health, metrics and the documents) waits for it.
+   */
+  clientStateBarrier?: () => Promise<void>;
   /** What "now" is for the default month ranges (the last 6 complete months); the system clock unless given. */
   clock?: Clock;
 }
@@ -74,6 +80,9 @@ const RESOURCE_ROUTES: readonly ResourceRoutes[] = [
   affordabilityRoutes,
   reportVerifyRoutes,
 ];
+
+/** Paths that read no client-level state, so never wait for it. */
+const WITHOUT_CLIENT_STATE = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/.well-known/jwks.json']);
 
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
 export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
@@ -100,6 +109,16 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (!isReady() && request.url.split('?')[0] !== '/healthz') throw apiError('UNAVAILABLE');
   });
+  const barrier = deps.clientStateBarrier;
+  if (barrier) {
+    app.addHook('onRequest', async (request) => {
+      if (WITHOUT_CLIENT_STATE.has(request.url.split('?')[0] ?? '')) return;
+      await barrier().catch((err: unknown) => {
+        logger.warn({ err }, 'client-level state is not caught up: answering 503');
+        throw apiError('UNAVAILABLE');
+      });
+    });
+  }
 
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
   const services = createServices(deps.store, tokens, deps.clock);

@@ -9,6 +9,7 @@ import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
 import { IngestMetrics } from '../ingest/metrics.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Logger } from '../logger.js';
+import { startClientState } from './client-state.js';
 import { buildPipeline } from './pipeline.js';
 import { startDelivery, startTasks } from './runtime.js';
 
@@ -40,6 +41,8 @@ export interface StartOptions {
  */
 export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
   const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+  // Several shards only: client-level state from the shared topic, before anything reads it.
+  const clientState = await startClientState(store, config, logger);
   // Before the pipeline, whose hooks wake it after every batch that enqueued a webhook.
   const delivery = await startDelivery(store, config, logger);
   const pipeline = buildPipeline(store, logger, delivery.wake);
@@ -55,7 +58,9 @@ export async function startService(config: Config, logger: Logger, options: Star
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;
   let startedUp = !options.startUpWork;
-  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh, ingestion: tasks.ingestion, webhookKeys: delivery.keys };
+  const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh,
+    // With several shards, one request's customers belong to several shards: events then come through Kafka only.
+    ingestion: clientState ? undefined : tasks.ingestion, webhookKeys: delivery.keys, clientStateBarrier: clientState && (() => clientState.caughtUp()) };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
   kafka?.run();
@@ -80,6 +85,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       // The consumer first: it finishes its batch while the store is still open.
       await kafka?.stop();
       await server.close();
+      await clientState?.stop();
       await tasks.refresh.stop();
       await delivery.worker.stop();
       await scheduler.stop();

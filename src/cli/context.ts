@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadConfig, type Config } from '../config.js';
 import { buildPipeline } from '../app/pipeline.js';
 import { Store } from '../db/store.js';
+import { setClientStateWriter } from '../db/client-state.js';
+import { affordError } from '../domain/errors.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import { createLogger, type Logger } from '../logger.js';
 
@@ -62,6 +64,12 @@ export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promis
   const scope = serviceScope.getStore();
   if (scope) return fn(scope.store);
   const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
+  // With several shards, a client-level change written here would reach this file only: refuse it.
+  if (ctx.config.AFFORD_CLIENT_STATE_TOPIC) {
+    setClientStateWriter(store, {
+      write: () => Promise.reject(affordError('CLIENT_STATE_NEEDS_SERVICE')),
+    });
+  }
   try {
     return await fn(store);
   } finally {

@@ -1,5 +1,6 @@
 import type { Store } from '../db/store.js';
 import { queryFile } from '../db/script.js';
+import { clientStateWriter } from '../db/client-state.js';
 import { isoFromDb } from '../domain/timestamps.js';
 import { type Columns } from '../db/rows.js';
 
@@ -31,15 +32,30 @@ function toClient(row: ClientRow): ApiClient {
   return { clientId: row.client_id, name: row.name, createdAt: isoFromDb(row.created_at) ?? '' };
 }
 
+/** With several shards, a write goes to every shard as a client-state change (src/db/client-state.ts). */
 export class ClientsRepository {
   constructor(private readonly store: Store) {}
 
   async insertClient(clientId: string, name: string, secretHash: string): Promise<void> {
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      const now = new Date().toISOString();
+      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: 0, created_at: now, updated_at: now };
+      return shared.write({ kind: 'api-client', id: clientId, value });
+    }
     await this.store.write((conn) => queryFile(conn, 'queries/api/insert-client', { client_id: clientId, name, secret_hash: secretHash }));
   }
 
   /** Replaces the secret (and name) of an existing client, revoking its tokens; false when there is none. */
   async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      const existing = await this.getClient(clientId);
+      if (!existing) return false;
+      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: existing.tokenGeneration + 1, created_at: existing.createdAt, updated_at: new Date().toISOString() };
+      await shared.write({ kind: 'api-client', id: clientId, value });
+      return true;
+    }
     return this.store.write(async (conn) => {
       const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }, CLIENT_SECRET_COLUMNS);
       if (existing.length === 0) return false;

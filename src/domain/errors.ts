@@ -47,6 +47,12 @@ export const ERRORS = {
   DLQ_PUBLISH_FAILED: { message: 'could not publish dead letters to %s: %s' },
   NO_PRODUCE_TOPICS: { message: 'no topics to produce to' },
 
+  // Client-level state carried by Kafka to every shard.
+  CLIENT_STATE_NEEDS_TOKEN_SECRET: { message: 'AFFORD_CLIENT_STATE_TOPIC is set: every shard must sign tokens with the same AFFORD_TOKEN_SECRET' },
+  CLIENT_STATE_NEEDS_SERVICE: { message: 'AFFORD_CLIENT_STATE_TOPIC is set: client-level changes go through the running service (run afford serve first)' },
+  CLIENT_STATE_BEHIND: { message: 'client-level state was not applied up to the end of %s within %s ms' },
+  CLIENT_STATE_INVALID: { message: 'client-state message %s is invalid: %s' },
+
   // Records that must exist right after they were written: their absence is a bug.
   RECORD_NOT_STORED: { message: '%s %s was not stored' },
   REFRESH_TASK_VANISHED: { message: 'refresh task %s vanished' },

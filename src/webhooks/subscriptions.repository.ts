@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isoFromDb } from '../domain/timestamps.js';
 import { type Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
+import { clientStateWriter } from '../db/client-state.js';
 import type { Store } from '../db/store.js';
 import { dbTime } from '../domain/timestamps.js';
 import type { ValidSubscription } from './subscription-input.js';
@@ -55,13 +56,20 @@ function toSubscription(row: SubscriptionRow): Subscription {
   };
 }
 
+/** With several shards, a write goes to every shard as a client-state change (src/db/client-state.ts). */
 export class SubscriptionsRepository {
   constructor(private readonly store: Store) {}
 
   /** Stores a validated subscription; it starts active. */
   async add(input: ValidSubscription): Promise<Subscription> {
     const subscriptionId = `whs_${randomBytes(10).toString('hex')}`;
-    await this.store.write((conn) =>
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      const now = new Date().toISOString();
+      const { clientId, url, events, headers, secret } = input;
+      const value = { subscription_id: subscriptionId, client_id: clientId, url, events, headers, secret, active: true, created_at: now, updated_at: now };
+      await shared.write({ kind: 'webhook-subscription', id: subscriptionId, value });
+    } else await this.store.write((conn) =>
       queryFile(conn, 'queries/webhooks/insert-subscription', {
         subscription_id: subscriptionId,
         client_id: input.clientId,
@@ -86,6 +94,18 @@ export class SubscriptionsRepository {
 
   /** False when there is no such subscription. */
   async setActive(subscriptionId: string, active: boolean): Promise<boolean> {
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      const found = (await this.list()).find((s) => s.subscriptionId === subscriptionId);
+      const secrets = await this.store.read((conn) => queryFile<{ secret: string | null }>(conn, 'queries/webhooks/subscription-secret', { subscription_id: subscriptionId }, { secret: 'text' }));
+      if (!found || !secrets[0]) return false;
+      const value = {
+        subscription_id: subscriptionId, client_id: found.clientId, url: found.url, events: found.events, headers: found.headers,
+        secret: secrets[0].secret, active, created_at: found.createdAt, updated_at: new Date().toISOString(),
+      };
+      await shared.write({ kind: 'webhook-subscription', id: subscriptionId, value });
+      return true;
+    }
     const rows = await this.store.write((conn) =>
       queryFile(conn, 'queries/webhooks/set-subscription-active', { subscription_id: subscriptionId, active, now: dbTime() }),
     );

@@ -79,6 +79,11 @@ export class Worker {
     });
   }
 
+  /** The process id, for reading its peak memory from /proc. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { storedBucketDefinitionSchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
 import { dbFromIso, isoFromDb } from '../../domain/timestamps.js';
+import { clientStateWriter } from '../../db/client-state.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';
@@ -54,11 +55,16 @@ function definitionParams(bucketId: string, clientId: string, body: BucketDefini
   };
 }
 
-/** Client bucket definitions: the body as created, and its criteria rows for the totals join. */
+/**
+ * Client bucket definitions: the body as created, and its criteria rows for the totals join.
+ * With several shards, a write goes to every shard as a client-state change (src/db/client-state.ts).
+ */
 export class BucketDefinitionsRepository {
   constructor(private readonly store: Store) {}
 
   async insert(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<void> {
+    const shared = clientStateWriter(this.store);
+    if (shared) return shared.write({ kind: 'bucket-definition', id: bucketId, value: { bucket_id: bucketId, client_id: clientId, body, created_at: now, updated_at: now } });
     await this.store.write(async (conn) => {
       await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
@@ -67,6 +73,14 @@ export class BucketDefinitionsRepository {
 
   /** Replaces the definition and its criteria; false when the client has no such definition. */
   async replace(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<boolean> {
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      const existing = await this.get(bucketId, clientId);
+      if (!existing) return false;
+      const value = { bucket_id: bucketId, client_id: clientId, body, created_at: existing.createdAt, updated_at: now };
+      await shared.write({ kind: 'bucket-definition', id: bucketId, value });
+      return true;
+    }
     return this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
@@ -78,6 +92,12 @@ export class BucketDefinitionsRepository {
   }
 
   async remove(bucketId: string, clientId: string): Promise<boolean> {
+    const shared = clientStateWriter(this.store);
+    if (shared) {
+      if (!(await this.get(bucketId, clientId))) return false;
+      await shared.write({ kind: 'bucket-definition', id: bucketId, value: null });
+      return true;
+    }
     return this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
