@@ -4,7 +4,7 @@
  * its description, while our consumer writes them into DuckDB; the store is
  * polled for them as the API would read them.
  *
- *   node --import tsx bench/kafka-freshness.ts [--rate 2000] [--seconds 40] [--send 50] [--partitions 16] [--batch-rows 5000] [--batch-wait-ms 100]
+ *   node --import tsx bench/kafka-freshness.ts [--rate 2000] [--seconds 40] [--send 50] [--partitions 16] [--batch-rows 10000] [--batch-wait-ms 100]
  *
  * Prints the consumer's lag (produced minus committed) every 5 s, and the
  * time from each transaction's send to its first sight in the store:
@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '40' },
     send: { type: 'string', default: '50' },
     partitions: { type: 'string', default: '16' },
-    'batch-rows': { type: 'string', default: '5000' },
+    'batch-rows': { type: 'string', default: '10000' },
     'batch-wait-ms': { type: 'string', default: '100' },
     'poll-ms': { type: 'string', default: '50' },
   },

@@ -8,7 +8,7 @@ DELETE FROM balances WHERE client_id = $client_id AND customer_id = $customer_id
 DELETE FROM accounts WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM customer_applications WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tombstones WHERE client_id = $client_id AND customer_id = $customer_id AND record_type <> 'customer';
-DELETE FROM batch_affected_months WHERE client_id = $client_id AND customer_id = $customer_id;
+DELETE FROM transaction_deletions WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM affordability_reports WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM affordability_insights WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tasks WHERE client_id = $client_id AND customer_id = $customer_id;

@@ -7,7 +7,8 @@ type JsonObject = Record<string, unknown>;
 
 const HEADERS = {
   client: { name: 'X-Client-ID', in: 'header', required: true, schema: { type: 'string' }, description: 'The client that the token was issued to' },
-  customer: { name: 'X-Customer-ID', in: 'header', required: true, schema: { type: 'string' }, description: 'A customer of the client' },
+  customer: { name: 'X-Customer-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'A customer of the client; required unless X-Customer-Idempotent-Identifier names it' },
+  idempotent: { name: 'X-Customer-Idempotent-Identifier', in: 'header', required: false, schema: { type: 'string' }, description: 'The same customer id, under the header name the reference API also accepts' },
   secret: { name: 'X-Customer-Secret', in: 'header', required: false, schema: { type: 'string' }, description: 'Required for customers that are not hosted' },
 };
 
@@ -47,8 +48,11 @@ export function openApiDocument(docs: readonly RouteDoc[]): JsonObject {
   responses.add(clientErrorOut, { id: 'ClientError' });
   responses.add(serverErrorOut, { id: 'ServerError' });
   for (const d of docs) {
-    if (!responses.has(d.response)) responses.add(d.response, { id: `${d.operationId}_response` });
+    if (d.successStatus !== 204 && !responses.has(d.response)) responses.add(d.response, { id: `${d.operationId}_response` });
     if (d.body && !bodies.has(d.body)) bodies.add(d.body, { id: `${d.operationId}_body` });
+    Object.values(d.bodies ?? {}).forEach((b, i) => {
+      if (!bodies.has(b)) bodies.add(b, { id: `${d.operationId}_body_${i + 2}` });
+    });
   }
   const uri = (id: string) => `#/components/schemas/${id}`;
   const out = z.toJSONSchema(responses, { uri, io: 'output', unrepresentable: 'any' }).schemas;
@@ -58,24 +62,25 @@ export function openApiDocument(docs: readonly RouteDoc[]): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const d of docs) {
     const path = d.url.replace(/:(\w+)/g, '{$1}');
-    const headers = d.auth === 'none' ? [] : d.auth === 'client' ? [HEADERS.client] : [HEADERS.client, HEADERS.customer, HEADERS.secret];
+    const headers = d.auth === 'none' ? [] : d.auth === 'client' ? [HEADERS.client] : [HEADERS.client, HEADERS.customer, HEADERS.idempotent, HEADERS.secret];
     const operation: JsonObject = {
       operationId: d.operationId,
       summary: d.summary,
       tags: [d.tag],
       parameters: [...parametersOf(d.params, 'path'), ...parametersOf(d.query, 'query'), ...headers],
       responses: {
-        [String(d.successStatus)]: {
-          description: 'Success',
-          content: { 'application/json': { schema: { $ref: uri(responses.get(d.response)?.id ?? '') } } },
-        },
+        [String(d.successStatus)]:
+          d.successStatus === 204
+            ? { description: 'No content' }
+            : { description: 'Success', content: { 'application/json': { schema: { $ref: uri(responses.get(d.response)?.id ?? '') } } } },
         ...ERROR_RESPONSES,
       },
       security: d.auth === 'none' ? [] : [{ bearerAuth: [] }],
     };
     if (d.body) {
       const ref = { $ref: uri(bodies.get(d.body)?.id ?? '') };
-      operation['requestBody'] = { required: true, content: { [d.bodyContentType ?? 'application/json']: { schema: ref } } };
+      const others = Object.entries(d.bodies ?? {}).map(([type, b]) => [type, { schema: { $ref: uri(bodies.get(b)?.id ?? '') } }]);
+      operation['requestBody'] = { required: true, content: { [d.bodyContentType ?? 'application/json']: { schema: ref }, ...Object.fromEntries(others) } };
     }
     (paths[path] ??= {})[d.method.toLowerCase()] = operation;
   }

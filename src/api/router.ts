@@ -39,11 +39,13 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   params?: P;
   query?: Q;
   body?: B;
-  /** Documents the success body, and types what the handler may return. */
+  /** Documents the success body, and types what the handler may return (z.undefined() with successStatus 204). */
   response: R;
   successStatus?: number;
   /** Content types other than JSON (the OpenAPI document only). */
   bodyContentType?: string;
+  /** Further content types of the body, each read with its own schema into the same shape as `body`. */
+  bodies?: Record<string, z.ZodType<Out<B>>>;
   /** Runs on the parsed path parameters before the query and body are checked (e.g. read-only resources). */
   guard?: (params: Out<P>) => void;
   handler: (input: HandlerInput<P, Q, B>) => Promise<z.input<R>>;
@@ -61,6 +63,7 @@ export interface RouteDoc {
   query?: z.ZodType;
   body?: z.ZodType;
   bodyContentType?: string;
+  bodies?: Record<string, z.ZodType>;
   response: z.ZodType;
   successStatus: number;
 }
@@ -93,6 +96,7 @@ export class Router {
       query: spec.query,
       body: spec.body,
       bodyContentType: spec.bodyContentType,
+      bodies: spec.bodies,
       response: spec.response,
       successStatus,
     });
@@ -117,15 +121,23 @@ export class Router {
         const input: HandlerInput<P, Q, B> = {
           params,
           query: parse<Q>(spec.query as Q, request.query ?? {}, 'query'),
-          body: parse<B>(spec.body as B, request.body, 'body'),
+          body: parse<B>(bodySchemaFor(spec, request) as B, request.body, 'body'),
           auth: request.auth,
           request,
           reply,
         };
         const result = await spec.handler(input);
+        // 204 No Content: the reference's answer to a replace or a delete, with no body at all.
+        if (successStatus === 204) return reply.code(204).send();
         reply.code(successStatus);
         return result;
       },
     });
   }
+}
+
+/** The schema of a request's body: the one for its content type when the route has several. */
+function bodySchemaFor<P extends Schema, Q extends Schema, B extends Schema, R extends z.ZodType>(spec: RouteSpec<P, Q, B, R>, request: FastifyRequest): Schema {
+  const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  return (type !== undefined ? spec.bodies?.[type] : undefined) ?? spec.body;
 }

@@ -28,6 +28,7 @@ import { openApiRoutes } from './routes/openapi.routes.js';
 import { transactionsRoutes } from './routes/transactions.routes.js';
 import { refreshRoutes } from './routes/refresh.routes.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
+import { INGEST_CONTENT_TYPES } from './schemas/ingest.schemas.js';
 import { jwksRoutes } from './routes/jwks.routes.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { IngestionService } from '../tasks/ingestion.js';
@@ -88,7 +89,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
-  installStrictJsonParser(app);
+  installStrictJsonParser(app, INGEST_CONTENT_TYPES);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
   installNotFound(app);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { validationError } from './errors.js';
+import { messageFor } from './issue-messages.js';
 
 /** ['buckets', 0, 'criteria', 1, 'bucket_l2'] -> 'buckets[0].criteria[1].bucket_l2' */
 export function fieldPath(path: readonly PropertyKey[], root: string): string {
@@ -9,18 +10,6 @@ export function fieldPath(path: readonly PropertyKey[], root: string): string {
     const name = String(key);
     return acc === '' ? name : `${acc}.${name}`;
   }, '');
-}
-
-/** Messages in the interface's style: a required-value message or an invalid-value message. */
-function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
-  if (issue.code === 'invalid_type') {
-    if (issue.input === undefined) return 'is required';
-    if (Array.isArray(issue.input) && issue.expected === 'string') return 'must be given once';
-    return `must be a valid ${issue.expected}`;
-  }
-  if (issue.code === 'unrecognized_keys') return 'has unknown fields';
-  if (issue.code === 'invalid_value') return `must be one of: ${issue.values.map(String).join(', ')}`;
-  return undefined;
 }
 
 /** One message per offending field: the first issue on each path wins. */

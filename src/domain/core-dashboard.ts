@@ -80,7 +80,8 @@ const MAPPING: Mapping = {
 };
 
 export const CORE_DASHBOARD: BucketDefinitionBody = {
-  name: 'Core dashboard',
+  // The reference API's names are slugs (letters, digits, '-' and '_'): no spaces.
+  name: 'core-dashboard',
   categorisation_model: 'uk-v2',
   buckets: Object.entries(MAPPING).map(([bucketL1, l2s]) => ({
     bucket_l1: bucketL1,

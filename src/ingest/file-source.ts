@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readLines } from './line-reader.js';
 import type { IngestPipeline } from './pipeline.js';
+import { prepareItems } from './prepare.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
 export interface FileIngestOptions {
@@ -32,9 +33,11 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
   const submit = async (): Promise<void> => {
     if (batch.length === 0) return;
-    await settle();
-    inFlight = pipeline.ingest(batch);
+    // Validated while the store still writes the batch before it.
+    const prepared = prepareItems(batch);
     batch = [];
+    await settle();
+    inFlight = pipeline.ingestPrepared(prepared);
   };
 
   try {

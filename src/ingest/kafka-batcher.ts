@@ -80,6 +80,7 @@ export class KafkaBatcher {
 
   add(chunk: PartitionChunk): void {
     if (this.closed || chunk.messages.length === 0) return;
+    this.writer.prepareAhead(chunk);
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
@@ -188,10 +189,19 @@ export class KafkaBatcher {
     let rows = 0;
     let bytes = 0;
     while (this.queue.length > 0) {
-      const next = this.queue[0] as PartitionChunk & { queuedAt: number };
-      const size = chunkBytes(next.messages);
-      if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) break;
-      this.queue.shift();
+      let next = this.queue[0] as PartitionChunk & { queuedAt: number };
+      let size = chunkBytes(next.messages);
+      if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) {
+        // A backlog fills its transaction to the row limit: the front of the next chunk joins, its rest stays first in line.
+        const head = next.messages.slice(0, this.limits.rows - rows);
+        const headBytes = chunkBytes(head);
+        if (head.length === 0 || bytes + headBytes > this.limits.bytes) break;
+        this.queue[0] = { ...next, messages: next.messages.slice(head.length) };
+        next = { ...next, messages: head };
+        size = headBytes;
+      } else {
+        this.queue.shift();
+      }
       rows += next.messages.length;
       bytes += size;
       const key = partitionKey(next.topic, next.partition);

@@ -5,10 +5,12 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
-import type { RawItem, SourceRef } from './types.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { prepareItems } from './prepare.js';
+import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 
-/** What the writer needs of the pipeline; tests put a slow one in its place. */
-export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'>;
+/** What the writer needs of the pipeline; tests put a slow one in its place. Without ingestPrepared, messages are validated as they are written. */
+export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'> & Partial<Pick<IngestPipeline, 'ingestPrepared'>>;
 
 /** Consecutive messages of one partition, in offset order. */
 export interface PartitionChunk {
@@ -40,6 +42,10 @@ function rawItemOf(m: SourceMessage, ref: SourceRef): RawItem {
     return { raw: valueText(m).slice(0, LIMITS.rawPrefixChars), ref, refused: 'the message is not valid UTF-8' };
   }
 }
+const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
+  source: 'kafka', sourceRef: chunk.topic, partition: chunk.partition, offset: m.offset, key: keyText(m),
+});
+
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
 
 /**
@@ -51,6 +57,8 @@ export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.mes
  */
 export class KafkaBatchWriter {
   private batchSeq = 0;
+  /** Messages validated ahead, while an earlier transaction was being written; they leave with their messages. */
+  private readonly prepared = new WeakMap<SourceMessage, PreparedItem>();
 
   constructor(
     private readonly pipeline: BatchIngester,
@@ -93,17 +101,32 @@ export class KafkaBatchWriter {
    * partition. This throws only when the store or the DLQ fails as a whole;
    * the consumer then retries from the committed offsets.
    */
+  /**
+   * Validates a chunk's messages soon after they are queued, between other
+   * work, so that the transaction that takes them only writes. Deferred, so
+   * that every partition of a fetch is queued first and can join the same
+   * transaction; whatever is not validated yet when written is validated then.
+   */
+  prepareAhead(chunk: PartitionChunk): void {
+    if (!this.pipeline.ingestPrepared) return;
+    setImmediate(() => {
+      const todo = chunk.messages.filter((m) => !this.prepared.has(m));
+      const items = prepareItems(todo.map((m) => rawItemOf(m, refOf(chunk, m))));
+      items.forEach((item, i) => this.prepared.set(todo[i] as SourceMessage, item));
+    });
+  }
+
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
     const byRef = new Map<string, SourceMessage>();
     const items: RawItem[] = [];
-    for (const { topic, partition, messages } of chunks) {
-      for (const m of messages) {
-        byRef.set(`${partitionKey(topic, partition)}@${m.offset}`, m);
-        items.push(rawItemOf(m, { source: 'kafka', sourceRef: topic, partition, offset: m.offset, key: keyText(m) }));
+    for (const chunk of chunks) {
+      for (const m of chunk.messages) {
+        byRef.set(`${partitionKey(chunk.topic, chunk.partition)}@${m.offset}`, m);
+        items.push(rawItemOf(m, refOf(chunk, m)));
       }
     }
     const started = performance.now();
-    const result = await this.pipeline.ingest(items, async (conn, r) => {
+    const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
       await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = byRef.get(`${partitionKey(d.ref.sourceRef, d.ref.partition ?? -1)}@${d.ref.offset}`);
@@ -111,7 +134,11 @@ export class KafkaBatchWriter {
       });
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
       await this.dlq.publish(dead);
-    });
+    };
+    const ingestPrepared = this.pipeline.ingestPrepared?.bind(this.pipeline);
+    const result = ingestPrepared
+      ? await ingestPrepared(this.preparedItems(chunks, items), hook)
+      : await this.pipeline.ingest(items, hook);
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(
@@ -129,5 +156,18 @@ export class KafkaBatchWriter {
       },
       'Kafka batch committed',
     );
+  }
+
+  /** The chunks' items, validated: ahead when they were queued, else now. */
+  private preparedItems(chunks: readonly PartitionChunk[], items: readonly RawItem[]): PreparedItem[] {
+    const messages = chunks.flatMap((c) => c.messages);
+    return messages.map((m, i) => {
+      let item = this.prepared.get(m);
+      if (item === undefined) {
+        item = prepareItems([items[i] as RawItem])[0] as PreparedItem;
+        this.prepared.set(m, item);
+      }
+      return item;
+    });
   }
 }

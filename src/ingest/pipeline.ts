@@ -70,7 +70,15 @@ export class IngestPipeline {
    * source's offsets or task are written exactly once.
    */
   async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
-    let prepared = prepareItems(items);
+    return this.ingestPrepared(prepareItems(items), sourceHook);
+  }
+
+  /**
+   * `ingest` for items a source validated itself (prepareItems), so that it
+   * can validate the next batch while the store writes this one.
+   */
+  async ingestPrepared(items: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+    let prepared = items;
     const started = Date.now();
     let rejectedInARow = 0;
     let knownGood = 0;

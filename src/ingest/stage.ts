@@ -1,4 +1,4 @@
-import { DuckDBDataChunkWriter, JSToDuckDBValueConverter, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBTypeId, JSToDuckDBValueConverter, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { IngestEvent } from '../domain/events.js';
 import { dbFromIso } from '../domain/timestamps.js';
 import { redactDeadLetter } from '../domain/redact.js';
@@ -8,14 +8,21 @@ import type { DeadLetterRecord } from './types.js';
 type Cell = string | number | boolean | null | undefined;
 
 /**
- * Rows for one stage table, handed to DuckDB a whole data chunk (2,048 rows)
- * at a time: one call per chunk rather than one per cell.
+ * Rows for one stage table, gathered by column and handed to DuckDB a whole
+ * data chunk (2,048 rows) at a time: one call per column per chunk, and no
+ * array per row. Text and INTEGER columns go in as they are; other types
+ * (BIGINT offsets, booleans) through the library's converter.
  */
 class StageRows {
-  private readonly writer: DuckDBDataChunkWriter<string | number | boolean>;
+  private readonly types: DuckDBType[];
+  private readonly plain: boolean[];
+  private columns: Cell[][];
+  private count = 0;
 
   constructor(private readonly appender: DuckDBAppender) {
-    this.writer = DuckDBDataChunkWriter.forAppender(appender, { converter: JSToDuckDBValueConverter });
+    this.types = Array.from({ length: appender.columnCount }, (_, i) => appender.columnType(i));
+    this.plain = this.types.map((t) => t.typeId === DuckDBTypeId.VARCHAR || t.typeId === DuckDBTypeId.INTEGER);
+    this.columns = this.types.map(() => []);
   }
 
   static async open(conn: DuckDBConnection, table: string): Promise<StageRows> {
@@ -23,15 +30,32 @@ class StageRows {
   }
 
   add(cells: readonly Cell[]): void {
-    this.writer.appendRow(cells.map((c) => c ?? null));
+    for (let i = 0; i < this.columns.length; i++) (this.columns[i] as Cell[]).push(cells[i] ?? null);
+    if (++this.count === CHUNK_ROWS) this.flushChunk();
+  }
+
+  private flushChunk(): void {
+    if (this.count === 0) return;
+    const chunk = DuckDBDataChunk.create(this.types, this.count);
+    this.columns.forEach((values, i) => {
+      const cells = values as (string | number | boolean | null)[];
+      if (this.plain[i]) chunk.setColumnValues(i, cells);
+      else chunk.setColumnValuesConverted(i, cells, JSToDuckDBValueConverter);
+    });
+    this.appender.appendDataChunk(chunk);
+    this.columns = this.types.map(() => []);
+    this.count = 0;
   }
 
   close(): void {
-    this.writer.flush();
+    this.flushChunk();
     this.appender.flushSync();
     this.appender.closeSync();
   }
 }
+
+/** Rows per data chunk: DuckDB's vector size. */
+const CHUNK_ROWS = 2048;
 
 const ts = (iso: string | null | undefined): string | null => (iso ? dbFromIso(iso) : null);
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
@@ -47,21 +71,38 @@ export interface StagedCustomer {
   secretHash: string | null;
 }
 
+/** The kinds of rows a batch stages, so that only their tables are opened and cleared. */
+export type StageKind = 'transaction' | 'account' | 'application';
+
+/** A stage table's rows that were never opened, for a kind the batch does not hold: staging one is a bug. */
+const NONE = {
+  add(): void {
+    throw new Error('staged a kind the batch was opened without');
+  },
+  close(): void {},
+};
+
 /** Bulk-loads one segment of a batch into the temp stage tables through Appenders. */
 export class Stager {
   /** Rows staged per kind, so that a segment runs only the SQL steps it needs. */
   readonly staged = { transaction: 0, account: 0, application: 0 };
 
   private constructor(
-    private readonly tx: StageRows,
-    private readonly accounts: StageRows,
-    private readonly balances: StageRows,
-    private readonly applications: StageRows,
+    private readonly tx: Pick<StageRows, 'add' | 'close'>,
+    private readonly accounts: Pick<StageRows, 'add' | 'close'>,
+    private readonly balances: Pick<StageRows, 'add' | 'close'>,
+    private readonly applications: Pick<StageRows, 'add' | 'close'>,
   ) {}
 
-  static async open(conn: DuckDBConnection): Promise<Stager> {
-    const open = (table: string) => StageRows.open(conn, table);
-    return new Stager(await open('stage_transactions'), await open('stage_accounts'), await open('stage_balances'), await open('stage_applications'));
+  /** Opens the stage tables of the given kinds only: an Appender costs a round trip even when nothing is appended. */
+  static async open(conn: DuckDBConnection, kinds: ReadonlySet<StageKind>): Promise<Stager> {
+    const open = async (kind: StageKind, table: string) => (kinds.has(kind) ? StageRows.open(conn, table) : NONE);
+    return new Stager(
+      await open('transaction', 'stage_transactions'),
+      await open('account', 'stage_accounts'),
+      await open('account', 'stage_balances'),
+      await open('application', 'stage_applications'),
+    );
   }
 
   transaction(seq: number, e: TransactionEvent): void {

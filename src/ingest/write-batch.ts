@@ -3,9 +3,10 @@ import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
 import { dbFromIso, msFromDb } from '../domain/timestamps.js';
-import { queryFile, runScript } from '../db/script.js';
+import { queryFile, runScript, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
-import { Stager, stageCustomers, stageDeadLetters, type StagedCustomer } from './stage.js';
+import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
+import { sqlFile } from '../db/sql-files.js';
 import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
 
@@ -20,8 +21,6 @@ interface Counts {
   inserted: number;
   updated: number;
   deleted: number;
-  staged_upserts?: number;
-  staged_deletes?: number;
   staged?: number;
 }
 
@@ -36,6 +35,19 @@ function tally(result: BatchResult, type: EventType, applied: number, skipped: n
 
 /** A customer is (client, customer id): two clients may use the same customer id. */
 
+interface CustomerStateRow {
+  kind: string;
+  client_id: string;
+  customer_id: string;
+  secret_hash: string | null;
+  occurred_at: string | null;
+  event_id: string | null;
+}
+
+const CUSTOMER_STATE_COLUMNS: Columns<CustomerStateRow> = {
+  kind: 'text', client_id: 'text', customer_id: 'text', secret_hash: 'text', occurred_at: 'text', event_id: 'text',
+};
+
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
@@ -48,17 +60,11 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
     client_ids: listValue([...pairs.values()].map((e) => e.client_id)),
     customer_ids: listValue([...pairs.values()].map((e) => e.customer_id)),
   };
-  for (const r of await queryFile<{ client_id: string; customer_id: string; secret_hash: string | null }>(conn, 'queries/ingest/customers-by-id', keys, { client_id: 'text', customer_id: 'text', secret_hash: 'text' })) {
-    known.set(customerKey(r.client_id, r.customer_id), { secretHash: r.secret_hash });
-  }
-  const rows = await queryFile<{ client_id: string; customer_id: string; occurred_at: string; event_id: string }>(conn, 'queries/ingest/customer-tombstones', keys, {
-    client_id: 'text',
-    customer_id: 'text',
-    occurred_at: 'text',
-    event_id: 'text',
-  });
+  const rows = await queryFile<CustomerStateRow>(conn, 'queries/ingest/customer-state', keys, CUSTOMER_STATE_COLUMNS);
   for (const r of rows) {
-    tombstones.set(customerKey(r.client_id, r.customer_id), { occurredAt: msFromDb(r.occurred_at), eventId: r.event_id });
+    const key = customerKey(r.client_id, r.customer_id);
+    if (r.kind === 'customer') known.set(key, { secretHash: r.secret_hash });
+    else tombstones.set(key, { occurredAt: msFromDb(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
   }
   const handled = new Set(
     sideEffectIds.length
@@ -82,19 +88,36 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
   const { known, tombstones, handled } = await loadCustomerState(conn, events);
   const touched = new Map<string, { clientId: string; customerId: string }>();
-  let stager = await Stager.open(conn);
+  const kinds = new Set(events.map(stageKindOf).filter((k) => k !== undefined));
+  let stager = await Stager.open(conn, kinds);
   let newCustomers: StagedCustomer[] = [];
 
+  // Applies what is staged so far; the stage tables are cleared once, after it.
   const flush = async (): Promise<void> => {
     stager.close();
+    const used = new Set<string>();
     if (newCustomers.length > 0) {
       await stageCustomers(conn, newCustomers);
       newCustomers = [];
       await runScript(conn, 'queries/ingest/apply-customers');
+      used.add('stage_customers');
     }
     await applySegment(conn, result, stager.staged);
-    await runScript(conn, 'queries/ingest/stage-clear');
-    stager = await Stager.open(conn);
+    const { transaction, account, application } = stager.staged;
+    if (transaction > 0) ['stage_transactions', 'tx_events', 'batch_months'].forEach((t) => used.add(t));
+    if (account > 0) ['stage_accounts', 'stage_balances'].forEach((t) => used.add(t));
+    if (application > 0) used.add('stage_applications');
+    if (result.deadLetters.length > 0) used.add('stage_dead_letters');
+    await clearStage(conn, used);
+  };
+
+  // A batch repeats a customer's secret in event after event: each pair is hashed once.
+  const checked = new Map<string, boolean>();
+  const secretMatches = (secret: string, stored: string): boolean => {
+    const key = `${stored}\n${secret}`;
+    let ok = checked.get(key);
+    if (ok === undefined) checked.set(key, (ok = verifySecret(secret, stored)));
+    return ok;
   };
 
   for (const [seq, item] of items.entries()) {
@@ -106,7 +129,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     const key = customerKey(e.client_id, e.customer_id);
     const customer = known.get(key);
     // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it.
-    if (customer?.secretHash && e.customer_secret !== undefined && !verifySecret(e.customer_secret, customer.secretHash)) {
+    if (customer?.secretHash && e.customer_secret !== undefined && !secretMatches(e.customer_secret, customer.secretHash)) {
       result.deadLetters.push({ raw: item.raw, reason: "customer_secret: does not match the customer's secret", ref: item.ref });
       continue;
     }
@@ -129,6 +152,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
         tally(result, e.type, 1, 0);
       } else {
         await flush();
+        stager = await Stager.open(conn, kinds);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         await runScript(conn, 'queries/delete-customer', params);
         known.delete(key);
@@ -151,17 +175,23 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     else if (e.type === 'application.upserted') stager.application(seq, e);
     else stager.transaction(seq, e);
   }
+  // Dead letters go in with the last segment, so that the stage is cleared once.
+  await stageDeadLetters(conn, result.deadLetters);
+  if (result.deadLetters.length > 0) await runScript(conn, 'queries/ingest/apply-dead-letters');
   await flush();
-  stager.close();
-
-  if (result.deadLetters.length > 0) {
-    await stageDeadLetters(conn, result.deadLetters);
-    await runScript(conn, 'queries/ingest/apply-dead-letters');
-    await runScript(conn, 'queries/ingest/stage-clear');
-  }
-  await runScript(conn, 'queries/ingest/rematerialise-months');
   result.touchedCustomers = [...touched.values()];
   return result;
+}
+
+const stageKindOf = (e: IngestEvent): StageKind | undefined =>
+  e.type === 'account.upserted' ? 'account' : e.type === 'application.upserted' ? 'application' : e.type.startsWith('transaction.') ? 'transaction' : undefined;
+
+/** Empties the stage tables a segment used (the statements of stage-clear that name them): a DELETE costs a round trip even on an empty table. */
+async function clearStage(conn: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
+  for (const statement of statements(sqlFile('queries/ingest/stage-clear'))) {
+    const table = /^DELETE FROM (\w+)/.exec(statement)?.[1];
+    if (table === undefined || tables.has(table)) await conn.run(statement);
+  }
 }
 
 const stageCreated = new WeakSet<DuckDBConnection>();
@@ -190,14 +220,42 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
   }
 }
 
+interface TransactionOutcomes extends Counts {
+  staged_upserts: number;
+  staged_deletes: number;
+  replaced_rows: number;
+  replaced_tombstones: number;
+  new_tombstones: number;
+}
+
+const TRANSACTION_OUTCOMES: Columns<TransactionOutcomes> = {
+  ...COUNT_COLUMNS,
+  staged_upserts: 'number',
+  staged_deletes: 'number',
+  replaced_rows: 'number',
+  replaced_tombstones: 'number',
+  new_tombstones: 'number',
+};
+
+/**
+ * Judges the staged transaction events, replaces the stored rows, then
+ * recomputes the monthly totals of the customer-months they touch: the steps
+ * that would find nothing to do (no stored row replaced, no deletion) are
+ * skipped.
+ */
 async function applyTransactions(conn: DuckDBConnection, result: BatchResult): Promise<void> {
-  await runScript(conn, 'queries/ingest/apply-transactions');
-  const [tx] = await queryFile<Counts>(conn, 'queries/ingest/count-transaction-outcomes', {}, { ...COUNT_COLUMNS, staged_upserts: 'number', staged_deletes: 'number' });
-  if (tx) {
-    result.inserted += tx.inserted;
-    result.updated += tx.updated;
-    result.deleted += tx.deleted;
-    tally(result, 'transaction.upserted', tx.inserted + tx.updated, (tx.staged_upserts ?? 0) - tx.inserted - tx.updated);
-    tally(result, 'transaction.deleted', tx.deleted, (tx.staged_deletes ?? 0) - tx.deleted);
-  }
+  await runScript(conn, 'queries/ingest/judge-transactions');
+  const [tx] = await queryFile<TransactionOutcomes>(conn, 'queries/ingest/count-transaction-outcomes', {}, TRANSACTION_OUTCOMES);
+  if (!tx) return;
+  result.inserted += tx.inserted;
+  result.updated += tx.updated;
+  result.deleted += tx.deleted;
+  tally(result, 'transaction.upserted', tx.inserted + tx.updated, tx.staged_upserts - tx.inserted - tx.updated);
+  tally(result, 'transaction.deleted', tx.deleted, tx.staged_deletes - tx.deleted);
+  if (tx.replaced_rows > 0) await runScript(conn, 'queries/ingest/remove-replaced-transactions');
+  if (tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/remove-replaced-tombstones');
+  await runScript(conn, 'queries/ingest/insert-transactions');
+  if (tx.new_tombstones > 0) await runScript(conn, 'queries/ingest/insert-tombstones');
+  if (tx.new_tombstones > 0 || tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/record-deletions');
+  await runScript(conn, 'queries/ingest/rematerialise-months');
 }

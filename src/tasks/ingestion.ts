@@ -13,7 +13,16 @@ export const MAX_INGEST_TRANSACTIONS = 1000;
 /** One entry of the POST /v2/ingest/transactions body; the transactions are as received (the API has validated them). */
 export interface CustomerTransactions {
   customer_id: string;
+  /** Which field of the body named the customer; the task's status names it the same way. */
+  customer_key?: 'customer_id' | 'customer_idempotent_identifier';
+  /** A non-hosted customer's secret, as an event's customer_secret. */
+  customer_secret?: string;
   transactions: readonly unknown[];
+}
+
+/** How a request came: its body's content type, kept with the task (the reference's ingest_schema). */
+export interface IngestionRequest {
+  contentType?: string;
 }
 
 export interface IngestionDeps {
@@ -39,7 +48,13 @@ export class IngestionService {
     this.log = deps.logger.child({ component: 'ingestion' });
   }
 
-  async submit(clientId: string, batches: readonly CustomerTransactions[]): Promise<Task> {
+  /** The client's ingestion task, or undefined (also for another client's task: the two look the same). */
+  async get(clientId: string, taskId: string): Promise<Task | undefined> {
+    const task = await this.tasks.get(taskId);
+    return task && task.clientId === clientId && task.taskType === 'ingestion' ? task : undefined;
+  }
+
+  async submit(clientId: string, batches: readonly CustomerTransactions[], request: IngestionRequest = {}): Promise<Task> {
     const taskId = randomUUID();
     // One upstream moment for the whole request: later requests win over this one, replays of it change nothing.
     const occurredAt = new Date().toISOString();
@@ -53,6 +68,7 @@ export class IngestionService {
           occurred_at: occurredAt,
           client_id: clientId,
           customer_id: batch.customer_id,
+          ...(batch.customer_secret !== undefined ? { customer_secret: batch.customer_secret } : {}),
           data: transaction,
         }),
         ref: { source: 'http' as const, sourceRef: taskId, lineNumber: ++position },
@@ -76,6 +92,8 @@ export class IngestionService {
           updated: r.updated,
           unchanged: r.skipped,
           rejected: r.deadLetters.length,
+          customer_ids: batches.map((b) => ({ [b.customer_key ?? 'customer_id']: b.customer_id })),
+          ...(request.contentType !== undefined ? { content_type: request.contentType } : {}),
         },
       });
       await enqueueWebhook(conn, ingestionSucceededMessage(taskId, clientId));

@@ -126,8 +126,22 @@ describe('API auth and tenancy', () => {
       expect(res.status).toBe(200);
     });
 
-    it('answers 401 without X-Customer-ID on a customer call', async () => {
-      const res = await api.call('GET', TOTALS, { headers: authHeaders(tokenA, 'client-a') });
+    it('answers 400 failed_validation naming X-Customer-ID when a customer call lacks it (a 401 would make a client refresh its token in a loop)', async () => {
+      const cases: [string, string, string, string][] = [
+        ['GET', TOTALS, 'aggregations_v2_bucket_totals_get', ''],
+        ['GET', '/financial/v2/transactions', 'financial_v2_transactions_get', ''],
+        ['GET', '/financial/v2/accounts', 'financial_v2_accounts', ''],
+        ['GET', '/aggregations/v2/totals/categories', 'aggregations_v2_totals_categories_get', ''],
+        ['GET', '/financial/v2/transactions', 'financial_v2_transactions_get', 'z'.repeat(201)],
+      ];
+      for (const [method, path, op, customer] of cases) {
+        const headers = customer ? authHeaders(tokenA, 'client-a', customer) : authHeaders(tokenA, 'client-a');
+        const res = await api.call(method, path, { headers });
+        expect(res.status, path).toBe(400);
+        expect(res.body).toEqual(validationBody(op, { 'X-Customer-ID': customer ? 'must be at most 200 characters' : 'is required' }));
+      }
+      // A bad token still comes first: 401, whatever the customer header.
+      const res = await api.call('GET', TOTALS, { headers: { ...authHeaders('nope', 'client-a') } });
       expect(res.status).toBe(401);
       expect(res.body).toEqual(GENERIC_401);
     });
@@ -164,7 +178,7 @@ describe('API auth and tenancy', () => {
 
   describe('bucket definitions of another client', () => {
     it('are invisible: 404 on read, totals, replace and delete, and absent from the list', async () => {
-      const created = await api.call('POST', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b'), body: { ...CORE_DASHBOARD, name: 'B only' } });
+      const created = await api.call('POST', '/aggregations/v2/buckets', { headers: authHeaders(tokenB, 'client-b'), body: { ...CORE_DASHBOARD, name: 'b-only' } });
       expect(created.status).toBe(201);
       const id = expectSchema(bucketCreatedResponse, created.body).data.bucket_id;
       const a = authHeaders(tokenA, 'client-a');

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bucketCreatedResponse,
-  bucketDeletedResponse,
-  bucketDetailResponse,
-  bucketListResponse,
-  bucketReplacedResponse,
-} from '../../src/api/schemas/buckets.schemas.js';
+import { bucketCreatedResponse, bucketDetailResponse, bucketListResponse } from '../../src/api/schemas/buckets.schemas.js';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
 import { UK_V2, modelPairs, pairKey } from '../../src/domain/taxonomy.js';
 import { GENERIC_404, GENERIC_405, authHeaders, expectSchema, startApi, type ApiHarness, validationBody } from '../helpers/api.js';
+import { REFERENCE, expectReferenceShape } from '../helpers/reference-shapes.js';
 
 const DEFINITION = {
-  name: 'Lender essentials',
+  name: 'lender-essentials',
   categorisation_model: 'uk-v2',
   buckets: [
     {
@@ -43,7 +38,7 @@ describe('bucket definitions', () => {
   });
   afterAll(async () => api.close());
 
-  it('creates (201), reads, lists, replaces and deletes a definition, keeping additional_data', async () => {
+  it('creates (201), reads, lists, replaces (204) and deletes (204) a definition, keeping additional_data', async () => {
     const created = await api.call('POST', '/aggregations/v2/buckets', { headers, body: DEFINITION });
     expect(created.status).toBe(201);
     const id = expectSchema(bucketCreatedResponse, created.body).data.bucket_id;
@@ -60,19 +55,30 @@ describe('bucket definitions', () => {
       [id, ['housing', 'food']],
     ]);
 
-    const replacement = { ...DEFINITION, name: 'Renamed', buckets: DEFINITION.buckets.slice(0, 1) };
+    const replacement = { ...DEFINITION, name: 'renamed', buckets: DEFINITION.buckets.slice(0, 1) };
     const put = await api.call('PUT', `/aggregations/v2/buckets/${id}`, { headers, body: replacement });
-    expect(put.status).toBe(200);
-    const replaced = expectSchema(bucketReplacedResponse, put.body);
-    expect(replaced.data).toMatchObject({ bucket_id: id, name: 'Renamed', buckets: replacement.buckets, created_at: detail.data.created_at });
+    // As the reference answers a replace: 204 and no body at all.
+    expect(put.status).toBe(204);
+    expect(put.body).toBeUndefined();
+    expect(put.headers.get('content-length') ?? '0').toBe('0');
+    const replaced = expectSchema(bucketDetailResponse, (await api.call('GET', `/aggregations/v2/buckets/${id}`, { headers })).body);
+    expect(replaced.data).toMatchObject({ bucket_id: id, name: 'renamed', buckets: replacement.buckets, created_at: detail.data.created_at });
 
     const del = await api.call('DELETE', `/aggregations/v2/buckets/${id}`, { headers });
-    expect(del.status).toBe(200);
-    expect(expectSchema(bucketDeletedResponse, del.body).data).toEqual({ bucket_id: id });
+    expect(del.status).toBe(204);
+    expect(del.body).toBeUndefined();
     const gone = await api.call('GET', `/aggregations/v2/buckets/${id}`, { headers });
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual(GENERIC_404);
     expect((await api.call('DELETE', `/aggregations/v2/buckets/${id}`, { headers })).status).toBe(404);
+  });
+
+  it("gives every definition, core-dashboard's included, a name in the reference's slug pattern", async () => {
+    const core = await api.call('GET', '/aggregations/v2/buckets/core-dashboard', { headers });
+    expect(expectReferenceShape(REFERENCE.bucketDetail, core.body).data.name).toBe('core-dashboard');
+    const id = expectSchema(bucketCreatedResponse, (await api.call('POST', '/aggregations/v2/buckets', { headers, body: DEFINITION })).body).data.bucket_id;
+    expectReferenceShape(REFERENCE.bucketDetail, (await api.call('GET', `/aggregations/v2/buckets/${id}?bucket_lookup`, { headers })).body);
+    expectReferenceShape(REFERENCE.bucketList, (await api.call('GET', '/aggregations/v2/buckets', { headers })).body);
   });
 
   it('keeps core-dashboard read-only: 405 on PUT and DELETE, whatever the body', async () => {
@@ -120,6 +126,35 @@ describe('bucket definitions', () => {
         { 'buckets[1].criteria[0]': "category pair 'mortgage_and_rent/rent' is already mapped at buckets[0].criteria[0]" },
       ],
       ['a body that is not an object', [1, 2], { body: 'must be a valid object' }],
+      ['a name that is not a slug', { ...DEFINITION, name: 'Lender essentials' }, { name: "must contain only letters, digits, '-' and '_'" }],
+      [
+        'no name and an unknown category pair, both at once',
+        { categorisation_model: 'uk-v2', buckets: [{ bucket_l1: 'housing', criteria: [{ bucket_l2: 'rent', category_l1: 'mortgage_and_rent', category_l2: 'castle' }] }] },
+        { name: 'is required', 'buckets[0].criteria[0]': "unknown category pair 'mortgage_and_rent/castle' in model uk-v2" },
+      ],
+      [
+        'every kind of fault in one body',
+        {
+          name: 'bad name!',
+          categorisation_model: 'uk-v2',
+          buckets: [
+            { bucket_l1: 'Housing Costs', criteria: [{ bucket_l2: 'rent', category_l1: 'mortgage_and_rent', category_l2: 'castle' }, { bucket_l2: 'x' }] },
+            { bucket_l1: 'food', criteria: [{ bucket_l2: 'a', category_l1: 'food_and_drink', category_l2: 'groceries' }, { bucket_l2: 'b', category_l1: 'food_and_drink', category_l2: 'groceries' }] },
+            { bucket_l1: 'food', criteria: [] },
+          ],
+        },
+        {
+          name: "must contain only letters, digits, '-' and '_'",
+          'buckets[0].bucket_l1': 'must be a snake case name',
+          'buckets[0].criteria[0]': "unknown category pair 'mortgage_and_rent/castle' in model uk-v2",
+          'buckets[0].criteria[1].category_l1': 'is required',
+          'buckets[0].criteria[1].category_l2': 'is required',
+          'buckets[1].criteria[1]': "category pair 'food_and_drink/groceries' is already mapped at buckets[1].criteria[0]",
+          'buckets[2].criteria': 'must have at least one criterion',
+          'buckets[2].bucket_l1': "bucket 'food' appears twice",
+        },
+      ],
+      ['a missing name and an unknown model', { categorisation_model: 'us-v1', buckets: DEFINITION.buckets }, { name: 'is required', categorisation_model: "unknown categorisation model 'us-v1'" }],
     ])('answers 400 for %s, one entry per offending field', async (_name, body, errors) => {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -137,9 +172,9 @@ describe('bucket definitions', () => {
 
     it('validates a replacement the same way', async () => {
       const id = expectSchema(bucketCreatedResponse, (await post(DEFINITION)).body).data.bucket_id;
-      const res = await api.call('PUT', `/aggregations/v2/buckets/${id}`, { headers, body: { ...DEFINITION, name: '' } });
+      const res = await api.call('PUT', `/aggregations/v2/buckets/${id}`, { headers, body: { ...DEFINITION, name: '', categorisation_model: 'us-v1' } });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(validationBody('aggregations_v2_bucket_put', { name: 'is required' }));
+      expect(res.body).toEqual(validationBody('aggregations_v2_bucket_put', { name: 'is required', categorisation_model: "unknown categorisation model 'us-v1'" }));
     });
   });
 

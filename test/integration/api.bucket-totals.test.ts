@@ -179,7 +179,7 @@ describe('bucket totals on the hand-computed fixture', () => {
 
   it("totals a client's own definition through its criteria", async () => {
     const definition = {
-      name: 'Food and fun',
+      name: 'food-and-fun',
       categorisation_model: 'uk-v2',
       buckets: [
         { bucket_l1: 'food', criteria: [{ bucket_l2: 'shops', category_l1: 'food_and_drink', category_l2: 'groceries' }] },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OP_AFFORDABILITY_REPORT_GET } from '../../src/api/schemas/affordability.schemas.js';
 import { useCustomerApi, validationBody } from '../helpers/api.js';
 
 const OP = 'aggregations_v2_bucket_totals_get';
@@ -22,10 +23,42 @@ describe('bucket totals: query validation', () => {
     ['group_by=bucket_l1&month_from=2024-01&date_from=2024-01-01', { date_from: 'cannot be combined with month_from' }],
     ['group_by=bucket_l1&month_from=2000-01&month_to=2024-01', { month_to: 'the range must span at most 120 months' }],
     ['group_by=bucket_l1&currency=gbp', { currency: 'must be a 3-letter currency code' }],
+    // An offset would move the instant into another UTC month and widen the range by a month nobody asked for.
+    ['group_by=bucket_l1&date_from=2024-02-01T00:00:00%2B01:00&date_to=2024-02-29', { date_from: 'must be in UTC (Z or +00:00): months are UTC calendar months' }],
+    ['group_by=bucket_l1&date_from=2024-02-01&date_to=2024-02-29T23:59:59-01:00', { date_to: 'must be in UTC (Z or +00:00): months are UTC calendar months' }],
+    ['group_by=bucket_l1&timezone=Europe/London', { timezone: 'must be Etc/UTC: afford counts whole UTC calendar months' }],
+    ['group_by=bucket_l1&timezone=Not/A_Zone', { timezone: 'must be an IANA time zone name, such as Etc/UTC' }],
   ])('answers 400 in the error format of the interface for %s', async (query, errors) => {
     const res = await served.api.call('GET', `/aggregations/v2/buckets/core-dashboard/totals?${query}`, { headers: served.headers });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(validationBody(OP, errors));
+  });
+
+  it('takes the reference’s timezone parameter for UTC, and offsets of zero, without moving the range', async () => {
+    for (const query of [
+      'group_by=month&date_from=2024-02-01T00:00:00%2B00:00&date_to=2024-02-29T23:59:59Z&timezone=Etc/UTC',
+      'group_by=month&month_from=2024-02&month_to=2024-02&timezone=UTC',
+      'group_by=month&date_from=2024-02-01&date_to=2024-02-29',
+    ]) {
+      const res = await served.api.call<{ metadata: { date_from: string; date_to: string }; data: unknown[] }>('GET', `/aggregations/v2/buckets/core-dashboard/totals?${query}`, { headers: served.headers });
+      expect(res.status, query).toBe(200);
+      expect(res.body.metadata).toMatchObject({ date_from: '2024-02-01T00:00:00Z', date_to: '2024-02-29T23:59:59Z' });
+      expect(res.body.data).toHaveLength(1);
+    }
+  });
+
+  it('refuses offsets and other zones on the category totals and the report too', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      ['/aggregations/v2/totals/categories?from=2024-02-01T00:00:00%2B01:00', 'aggregations_v2_totals_categories_get', { from: 'must be in UTC (Z or +00:00): months are UTC calendar months' }],
+      ['/v1/affordability/report?month_from=2024-01&month_to=2024-03&timezone=Europe/London', OP_AFFORDABILITY_REPORT_GET, { timezone: 'must be Etc/UTC: afford counts whole UTC calendar months' }],
+    ];
+    for (const [path, op, errors] of cases) {
+      const res = await served.api.call('GET', path, { headers: served.headers });
+      expect(res.status, path).toBe(400);
+      expect(res.body).toEqual(validationBody(op, errors));
+    }
+    const utc = await served.api.call('GET', '/v1/affordability/report?month_from=2024-01&month_to=2024-03&timezone=Etc/UTC', { headers: served.headers });
+    expect(utc.status).toBe(200);
   });
 
   it('accepts one end of the range and fills in the other', async () => {

@@ -124,6 +124,7 @@ describe('GET /financial/v2/transactions', () => {
       credit_debit_indicator: 'debit',
       amount: { value: '5.55', currency: 'GBP' },
       date_time: '2024-03-31T23:59:59.500Z',
+      suggested_description: 'Bet Co',
       status: 'booked',
       enrichments: {
         categories: { l1: { slug: 'entertainment', confidence: '0.90' }, l2: { slug: 'gambling', confidence: '0.85' } },

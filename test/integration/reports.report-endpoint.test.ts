@@ -92,7 +92,11 @@ describe('GET /v1/affordability/report', () => {
 
   it('authenticates as every customer endpoint does', async () => {
     expect(await api.call('GET', PATH)).toMatchObject({ status: 401, body: GENERIC_401 });
-    expect(await api.call('GET', PATH, { headers: authHeaders(token, 'client-r') })).toMatchObject({ status: 401, body: GENERIC_401 });
+    // No X-Customer-ID: a malformed request that names the header, as the reference answers (not a 401, which its clients take for an expired token).
+    expect(await api.call('GET', PATH, { headers: authHeaders(token, 'client-r') })).toMatchObject({
+      status: 400,
+      body: { code_id: 'failed_validation', errors: { 'X-Customer-ID': 'is required' } },
+    });
     expect(await api.call('GET', PATH, { headers: authHeaders('not-a-token', 'client-r', CUSTOMER) })).toMatchObject({ status: 401, body: GENERIC_401 });
     // Another client's customer looks exactly like an unknown one, here as on the transaction list.
     const foreign = await api.call('GET', PATH, { headers: authHeaders(otherToken, 'client-other', CUSTOMER) });

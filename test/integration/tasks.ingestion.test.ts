@@ -11,7 +11,7 @@ const OP = 'v2_ingest_transactions_post';
 interface Accepted {
   operation_id: string;
   data: { task_id: string; status: string };
-  metadata: Record<string, never>;
+  metadata: { task_id: string; next_url: string; next_url_delay: number };
 }
 interface Rejected {
   operation_id: string;
@@ -49,8 +49,12 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
       { customer_id: 'fp-2', transactions: [transactionData('b1', { amount: '7.25' })] },
     ]);
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ operation_id: OP, data: { task_id: expect.any(String), status: 'Completed' }, metadata: {} });
     const taskId = res.body.data.task_id;
+    expect(res.body).toEqual({
+      operation_id: OP,
+      data: { task_id: taskId, status: 'Completed' },
+      metadata: { task_id: taskId, next_url: `/ingestion/v3/tasks/${taskId}`, next_url_delay: 0 },
+    });
 
     const stored = await service.store.read((conn) =>
       queryRows(conn, 'SELECT c.client_id, t.customer_id, t.transaction_id, t.amount FROM transactions t JOIN customers c USING (customer_id) ORDER BY 3'),

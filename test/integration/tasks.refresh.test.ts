@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CatchUpProbe } from '../../src/tasks/catch-up.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { queryRows } from '../../src/db/rows.js';
+import { REFERENCE, expectReferenceShape } from '../helpers/reference-shapes.js';
 import { ServiceUnderTest, eventually, tempDbPath, transactionEvent } from '../helpers/webhooks.js';
 
 const CLIENT = 'client-rf';
@@ -14,8 +15,8 @@ interface Started {
 }
 interface TaskBody {
   operation_id: string;
-  data: { task_id: string; provider: string; status: string; result: string | null; reconnect_required: boolean; step: number; text: string };
-  metadata: { has_new_transactions: boolean | null; status: string };
+  data: { task_id: string; provider: string; status: string; result?: string; reconnect_required: boolean; step: number; text: string };
+  metadata: { has_new_transactions?: boolean; status: string };
 }
 
 describe('refresh tasks', () => {
@@ -80,6 +81,7 @@ describe('refresh tasks', () => {
       data: { task_id: taskId, provider: 'Monzo', status: 'Completed', result: 'success', reconnect_required: false, step: 4, text: 'Completed' },
       metadata: { has_new_transactions: true, status: 'Completed' },
     });
+    expectReferenceShape(REFERENCE.refreshTask, read.body);
     const totals = await service.store.read((conn) => queryRows(conn, 'SELECT total, transaction_count FROM monthly_category_totals WHERE customer_id = $1', [CUSTOMER]));
     expect(totals).toEqual([
       { total: '12.34', transaction_count: 1 },
@@ -157,12 +159,15 @@ describe('refresh tasks', () => {
       const r = await get(taskId);
       return r.body.data.step === 3 ? r : undefined;
     });
-    expect(pending.body.data).toMatchObject({ status: 'Pending', result: null, step: 3, text: 'Fetching balances and transactions' });
-    expect(pending.body.metadata).toEqual({ has_new_transactions: null, status: 'Pending' });
+    // Not yet known, so not given: the reference's types allow no null for either.
+    expect(pending.body.data).toEqual({ task_id: taskId, provider: 'Monzo', status: 'Pending', reconnect_required: false, step: 3, text: 'Fetching balances and transactions' });
+    expect(pending.body.metadata).toEqual({ status: 'Pending' });
+    expectReferenceShape(REFERENCE.refreshTask, pending.body);
 
     const failed = await finished(taskId);
     expect(checks).toBeGreaterThan(1);
     expect(failed.body.data).toMatchObject({ status: 'Failed', result: 'internal_timeout', step: 3 });
+    expectReferenceShape(REFERENCE.refreshTask, failed.body);
     const [hook] = await receiver.waitFor(1);
     expect(JSON.parse(hook?.body.toString('utf8') ?? '')).toMatchObject({
       data: { task_id: taskId, status: 'Failed', result: 'internal_timeout', has_new_transactions: 'false' },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
+import { FALLBACK_CATEGORY } from '../../src/domain/fallback-category.js';
 import { UK_V2 } from '../../src/domain/taxonomy.js';
 
 const page = readFileSync(new URL('../../docs/taxonomy.md', import.meta.url), 'utf8');
@@ -15,5 +16,11 @@ describe('docs/taxonomy.md', () => {
     );
     expect(expected.length).toBeGreaterThan(80);
     expect([...rows].sort()).toEqual([...expected].sort());
+  });
+
+  it('documents the fallback pair of uncategorised transactions, which core-dashboard puts in general', () => {
+    const bucket = CORE_DASHBOARD.buckets.find((b) => b.criteria.some((c) => c.category_l1 === FALLBACK_CATEGORY.l1 && c.category_l2 === FALLBACK_CATEGORY.l2));
+    expect(bucket?.bucket_l1).toBe('general');
+    expect(page).toContain(`stored under the pair \`${FALLBACK_CATEGORY.l1} / ${FALLBACK_CATEGORY.l2}\``);
   });
 });

@@ -3,7 +3,9 @@
 -- Every filter is optional: a NULL parameter leaves it off. The bucket
 -- filters keep the transactions whose category pair the definition maps
 -- onto that bucket, which is how the totals links reproduce each total.
--- Parameters: $account_ids, $after_date_time, $after_transaction_id, $bucket_id, $bucket_l1, $bucket_l2, $category_l1, $category_l2, $client_id, $credit_debit_indicator, $currency, $customer_id, $date_from, $date_to_exclusive, $exclude_tags, $include_tags, $limit, $status, $transaction_ids (the members of the insight keys asked for, classified just before in the same snapshot), $updated_after.
+-- $merchant matches the merchant's display name or slug, case aside;
+-- $statuses is a list (NULL: every status but declined).
+-- Parameters: $account_ids, $after_date_time, $after_transaction_id, $bucket_id, $bucket_l1, $bucket_l2, $category_l1, $category_l2, $client_id, $credit_debit_indicator, $currency, $customer_id, $date_from, $date_to_exclusive, $exclude_tags, $include_tags, $limit, $merchant, $statuses, $transaction_ids (the members of the insight keys asked for, classified just before in the same snapshot), $updated_after.
 SELECT t.transaction_id,
        t.account_id,
        t.provider,
@@ -37,7 +39,10 @@ WHERE t.client_id = $client_id
   AND ($category_l2::VARCHAR IS NULL OR t.category_l2 = $category_l2::VARCHAR)
   AND ($credit_debit_indicator::VARCHAR IS NULL OR t.credit_debit_indicator = $credit_debit_indicator::VARCHAR)
   AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
-  AND (CASE WHEN $status::VARCHAR IS NULL THEN t.status <> 'declined' ELSE t.status = $status::VARCHAR END)
+  AND (CASE WHEN $statuses::VARCHAR[] IS NULL THEN t.status <> 'declined' ELSE list_contains($statuses::VARCHAR[], t.status) END)
+  AND ($merchant::VARCHAR IS NULL
+       OR lower(json_extract_string(t.merchant, '$.display_name')) = lower($merchant::VARCHAR)
+       OR lower(json_extract_string(t.merchant, '$.slug')) = lower($merchant::VARCHAR))
   AND ($include_tags::VARCHAR[] IS NULL OR list_has_any(t.tags, $include_tags::VARCHAR[]))
   AND ($exclude_tags::VARCHAR[] IS NULL OR NOT list_has_any(t.tags, $exclude_tags::VARCHAR[]))
   AND ($transaction_ids::VARCHAR[] IS NULL OR list_contains($transaction_ids::VARCHAR[], t.transaction_id))

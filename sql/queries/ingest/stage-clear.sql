@@ -1,5 +1,7 @@
--- Empties every staging table before a batch is staged.
+-- Empties every staging table once a batch (or a segment of it) is applied.
 DELETE FROM stage_transactions;
+DELETE FROM tx_events;
+DELETE FROM batch_months;
 DELETE FROM stage_accounts;
 DELETE FROM stage_balances;
 DELETE FROM stage_applications;

@@ -26,4 +26,8 @@ CREATE TEMP TABLE IF NOT EXISTS stage_dead_letters (
     source VARCHAR, source_ref VARCHAR, line_number BIGINT, kafka_partition INTEGER, kafka_offset BIGINT,
     message_key VARCHAR, raw VARCHAR, reason VARCHAR, dedupe_key VARCHAR
 );
-CREATE TEMP TABLE IF NOT EXISTS batch_affected_months (client_id VARCHAR, customer_id VARCHAR, month DATE);
+CREATE TEMP TABLE IF NOT EXISTS tx_events (
+    seq INTEGER, op VARCHAR, client_id VARCHAR, customer_id VARCHAR, transaction_id VARCHAR, prior_op VARCHAR,
+    applied BOOLEAN, winner BOOLEAN, existed BOOLEAN, tombstoned BOOLEAN, old_month DATE
+);
+CREATE TEMP TABLE IF NOT EXISTS batch_months (client_id VARCHAR, customer_id VARCHAR, month DATE);

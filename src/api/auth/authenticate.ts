@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { ClientsRepository } from '../../clients/clients.repository.js';
 import { verifySecret } from '../../domain/secrets.js';
-import { apiError } from '../errors.js';
+import { apiError, validationError } from '../errors.js';
+import { MAX_ID_LENGTH } from '../limits.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
 import { currentTokenClient } from './current-token.js';
@@ -16,8 +17,11 @@ export interface Authenticator {
  * The checks of every call but the token call, in order:
  * 1. a valid, unexpired access token, issued under its client's current
  *    secret, whose client is the X-Client-ID (else 401);
- * 2. on customer routes, an X-Customer-ID (else 401) of a customer of that
- *    client (else 404): another client's customer of the same id is not seen;
+ * 2. on customer routes, an X-Customer-ID or X-Customer-Idempotent-Identifier
+ *    (else 400 failed_validation naming the header: a client of the reference
+ *    API takes a 401 for an expired token and would refresh it in a loop) of
+ *    a customer of that client (else 404): another client's customer of the
+ *    same id is not seen;
  * 3. for a customer that is not hosted, the right X-Customer-Secret, compared
  *    in constant time (else 401).
  */
@@ -31,8 +35,7 @@ export function createAuthenticator(tokens: TokenService, clients: ClientsReposi
     if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
     if (level === 'client') return { clientId };
 
-    const customerId = header(request.headers, 'x-customer-id');
-    if (!customerId) throw apiError('UNAUTHORISED');
+    const customerId = customerIdHeader(request);
     const customer = await customers.getCustomer({ clientId, customerId });
     if (!customer) throw apiError('NOT_FOUND');
     if (!customer.hosted) {
@@ -41,4 +44,31 @@ export function createAuthenticator(tokens: TokenService, clients: ClientsReposi
     }
     return { clientId, customerId };
   };
+}
+
+const CUSTOMER_HEADER = 'X-Customer-ID';
+/**
+ * The reference's alternative to X-Customer-ID: the client's own identifier
+ * of the customer. afford's customer ids are the client's own identifiers,
+ * so the two name the same customer.
+ */
+const IDEMPOTENT_HEADER = 'X-Customer-Idempotent-Identifier';
+
+/** One customer header's value, undefined when absent; a validation error naming it when malformed. */
+function customerHeader(request: FastifyRequest, name: string): string | undefined {
+  const raw = request.headers[name.toLowerCase()];
+  if (Array.isArray(raw)) throw validationError({ [name]: 'must be given once' });
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length > MAX_ID_LENGTH) throw validationError({ [name]: `must be at most ${MAX_ID_LENGTH} characters` });
+  return raw;
+}
+
+/** The customer of a customer call: X-Customer-ID or X-Customer-Idempotent-Identifier, or a validation error that names the header. */
+function customerIdHeader(request: FastifyRequest): string {
+  const id = customerHeader(request, CUSTOMER_HEADER);
+  const idempotent = customerHeader(request, IDEMPOTENT_HEADER);
+  if (id !== undefined && idempotent !== undefined && id !== idempotent) throw validationError({ [IDEMPOTENT_HEADER]: `must name the same customer as ${CUSTOMER_HEADER}` });
+  const customerId = id ?? idempotent;
+  if (customerId === undefined) throw validationError({ [CUSTOMER_HEADER]: 'is required' });
+  return customerId;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { bucketDefinitionBodySchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
+import { storedBucketDefinitionSchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
 import { dbFromIso, isoFromDb } from '../../domain/timestamps.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
@@ -27,7 +27,7 @@ function toDefinition(row: DefinitionRow): StoredDefinition {
   return {
     bucketId: row.bucket_id,
     clientId: row.client_id,
-    body: bucketDefinitionBodySchema.parse(JSON.parse(row.body)),
+    body: storedBucketDefinitionSchema.parse(JSON.parse(row.body)),
     createdAt: isoFromDb(row.created_at) ?? '',
     updatedAt: isoFromDb(row.updated_at) ?? '',
   };

@@ -17,8 +17,9 @@ export interface TransactionFilter {
   categoryL2?: string;
   creditDebitIndicator?: string;
   currency?: string;
-  /** Undefined: everything but declined. */
-  status?: string;
+  /** Any of these statuses; undefined: everything but declined. */
+  statuses?: string[];
+  merchant?: string;
   includeTags?: string[];
   excludeTags?: string[];
   updatedAfter?: string;
@@ -67,8 +68,25 @@ const TRANSACTION_COLUMNS: Columns<TransactionRow> = {
 
 const list = (values: string[] | undefined): DuckDBValue => (values && values.length > 0 ? listValue(values) : null);
 
+export interface DeletedTransaction {
+  transaction_id: string;
+  updated_at: string;
+}
+
 export class TransactionsRepository {
   constructor(private readonly store: Store) {}
+
+  /** The customer's transactions deleted after `updatedAfter` (store timestamp text), oldest first. */
+  async deletedSince(clientId: string, customerId: string, updatedAfter: string): Promise<DeletedTransaction[]> {
+    return this.store.read((conn) =>
+      queryFile<DeletedTransaction>(
+        conn,
+        'queries/api/list-deleted-transactions',
+        { client_id: clientId, customer_id: customerId, updated_after: updatedAfter },
+        { transaction_id: 'text', updated_at: 'text' },
+      ),
+    );
+  }
 
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
     return readSnapshot(this.store, async (conn) => {
@@ -85,7 +103,8 @@ export class TransactionsRepository {
         category_l2: f.categoryL2 ?? null,
         credit_debit_indicator: f.creditDebitIndicator ?? null,
         currency: f.currency ?? null,
-        status: f.status ?? null,
+        statuses: list(f.statuses),
+        merchant: f.merchant ?? null,
         include_tags: list(f.includeTags),
         exclude_tags: list(f.excludeTags),
         updated_after: f.updatedAfter ?? null,

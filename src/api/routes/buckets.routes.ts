@@ -9,12 +9,11 @@ import {
   OP_BUCKETS_POST,
   bucketCreatedResponse,
   bucketDefinitionBody,
-  bucketDeletedResponse,
   bucketDetailQuery,
   bucketDetailResponse,
   bucketIdParams,
   bucketListResponse,
-  bucketReplacedResponse,
+  noContent,
 } from '../schemas/buckets.schemas.js';
 import type { ApiServices } from '../services/index.js';
 
@@ -65,29 +64,34 @@ export function bucketsRoutes(router: Router, { buckets }: ApiServices): void {
     method: 'PUT',
     url: '/aggregations/v2/buckets/:bucket_id',
     operationId: OP_BUCKET_PUT,
-    summary: "Replace one of the client's bucket definitions (core-dashboard is read-only)",
+    summary: "Replace one of the client's bucket definitions; 204 with no body (core-dashboard is read-only)",
     tag: TAG,
     auth: 'client',
     params: bucketIdParams,
     guard: ({ bucket_id }) => buckets.assertWritable(bucket_id),
     body: bucketDefinitionBody,
-    response: bucketReplacedResponse,
-    handler: async ({ params, body, auth }) => envelope(OP_BUCKET_PUT, await buckets.replace(requireClient(auth).clientId, params.bucket_id, body)),
+    response: noContent,
+    successStatus: 204,
+    handler: async ({ params, body, auth }) => {
+      await buckets.replace(requireClient(auth).clientId, params.bucket_id, body);
+      return undefined;
+    },
   });
 
   router.add({
     method: 'DELETE',
     url: '/aggregations/v2/buckets/:bucket_id',
     operationId: OP_BUCKET_DELETE,
-    summary: "Delete one of the client's bucket definitions (core-dashboard is read-only)",
+    summary: "Delete one of the client's bucket definitions; 204 with no body (core-dashboard is read-only)",
     tag: TAG,
     auth: 'client',
     params: bucketIdParams,
     guard: ({ bucket_id }) => buckets.assertWritable(bucket_id),
-    response: bucketDeletedResponse,
+    response: noContent,
+    successStatus: 204,
     handler: async ({ params, auth }) => {
       await buckets.remove(requireClient(auth).clientId, params.bucket_id);
-      return envelope(OP_BUCKET_DELETE, { bucket_id: params.bucket_id });
+      return undefined;
     },
   });
 }

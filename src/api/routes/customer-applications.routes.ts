@@ -4,6 +4,7 @@ import type { Router } from '../router.js';
 import {
   OP_CUSTOMER_APPLICATION_GET,
   applicationIdParams,
+  applicationQuery,
   customerApplicationResponse,
 } from '../schemas/customer-applications.schemas.js';
 import type { ApiServices } from '../services/index.js';
@@ -17,7 +18,9 @@ export function customerApplicationsRoutes(router: Router, { applications }: Api
     tag: 'Customer applications',
     auth: 'client',
     params: applicationIdParams,
+    query: applicationQuery,
     response: customerApplicationResponse,
-    handler: async ({ params, auth }) => envelope(OP_CUSTOMER_APPLICATION_GET, await applications.get(requireClient(auth).clientId, params.application_id)),
+    handler: async ({ params, query, auth }) =>
+      envelope(OP_CUSTOMER_APPLICATION_GET, await applications.get(requireClient(auth).clientId, params.application_id), applications.periods(query)),
   });
 }

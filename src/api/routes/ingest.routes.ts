@@ -1,8 +1,38 @@
 import type { IngestionService } from '../../tasks/ingestion.js';
+import type { Task } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
 import { envelope } from '../envelope.js';
+import { apiError } from '../errors.js';
 import type { Router } from '../router.js';
-import { OP_INGEST_TRANSACTIONS_POST, ingestTransactionsBody, ingestTransactionsResponse } from '../schemas/ingest.schemas.js';
+import {
+  INGEST_CONTENT_TYPES,
+  OP_INGEST_STATUS_GET,
+  OP_INGEST_TRANSACTIONS_POST,
+  V2_CONTENT_TYPE,
+  V3_CONTENT_TYPE,
+  ingestStatusResponse,
+  ingestTaskParams,
+  ingestTransactionsBody,
+  ingestTransactionsResponse,
+  ingestTransactionsV3Body,
+} from '../schemas/ingest.schemas.js';
+
+const TAG = 'First-party ingestion';
+const statusUrl = (taskId: string): string => `/ingestion/v3/tasks/${encodeURIComponent(taskId)}`;
+
+type SubTask = { customer_id: string } | { customer_idempotent_identifier: string };
+
+/** One entry per customer of the request, named as the request named it. */
+function subTasks(task: Task): SubTask[] {
+  const ids = Array.isArray(task.detail['customer_ids']) ? (task.detail['customer_ids'] as unknown[]) : [];
+  return ids.flatMap((entry): SubTask[] => {
+    const e = entry as Record<string, unknown>;
+    if (typeof e['customer_idempotent_identifier'] === 'string') return [{ customer_idempotent_identifier: e['customer_idempotent_identifier'] }];
+    return typeof e['customer_id'] === 'string' ? [{ customer_id: e['customer_id'] }] : [];
+  });
+}
+
+const knownSchema = (value: unknown) => (INGEST_CONTENT_TYPES as readonly unknown[]).includes(value) ? (value as (typeof INGEST_CONTENT_TYPES)[number]) : undefined;
 
 export function ingestRoutes(router: Router, ingestion: IngestionService): void {
   router.add({
@@ -10,15 +40,47 @@ export function ingestRoutes(router: Router, ingestion: IngestionService): void 
     url: '/v2/ingest/transactions',
     operationId: OP_INGEST_TRANSACTIONS_POST,
     summary:
-      "Push up to 1,000 of the client's transactions, grouped by customer, through the ingest pipeline as a task; the ingestion webhook fires when it is done",
-    tag: 'First-party ingestion',
+      "Push up to 1,000 of the client's transactions, grouped by customer, through the ingest pipeline as a task; the ingestion webhook fires when it is done. " +
+      `Bodies: application/json or ${V2_CONTENT_TYPE} (afford's transaction fields, categories optional), or ${V3_CONTENT_TYPE} (the reference's: a signed amount, no categories)`,
+    tag: TAG,
     auth: 'client',
     body: ingestTransactionsBody,
+    bodies: { [V3_CONTENT_TYPE]: ingestTransactionsV3Body, [V2_CONTENT_TYPE]: ingestTransactionsBody },
     response: ingestTransactionsResponse,
     successStatus: 202,
-    handler: async ({ body, auth }) => {
-      const task = await ingestion.submit(requireClient(auth).clientId, body);
-      return envelope(OP_INGEST_TRANSACTIONS_POST, { task_id: task.taskId, status: task.status });
+    handler: async ({ body, auth, request }) => {
+      const contentType = knownSchema(request.headers['content-type']?.split(';')[0]?.trim().toLowerCase());
+      const task = await ingestion.submit(requireClient(auth).clientId, body, { contentType });
+      // The request has waited for its one transaction, so the status is already final: no wait before reading it.
+      return envelope(OP_INGEST_TRANSACTIONS_POST, { task_id: task.taskId, status: task.status }, { task_id: task.taskId, next_url: statusUrl(task.taskId), next_url_delay: 0 });
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    url: '/ingestion/v3/tasks/:task_id',
+    operationId: OP_INGEST_STATUS_GET,
+    summary: 'The status of a first-party ingestion task, per customer of its request',
+    tag: TAG,
+    auth: 'client',
+    params: ingestTaskParams,
+    response: ingestStatusResponse,
+    handler: async ({ params, auth }) => {
+      const task = await ingestion.get(requireClient(auth).clientId, params.task_id);
+      if (!task) throw apiError('TASK_NOT_FOUND');
+      const result = task.result ?? undefined;
+      const schema = knownSchema(task.detail['content_type']);
+      return envelope(
+        OP_INGEST_STATUS_GET,
+        subTasks(task).map((s) => ({ ...s, status: task.status, ...(result !== undefined ? { result } : {}) })),
+        {
+          task_id: task.taskId,
+          status: task.status,
+          ...(result !== undefined ? { result } : {}),
+          ingest_route: OP_INGEST_TRANSACTIONS_POST,
+          ...(schema !== undefined ? { ingest_schema: schema } : {}),
+        },
+      );
     },
   });
 }

@@ -13,6 +13,10 @@ const NEXT_URL_DELAY_SECONDS = 2;
 
 const nextUrl = (taskId: string): string => `/v1/open-banking/refresh/${encodeURIComponent(taskId)}`;
 
+/**
+ * A task as the reference has it: `result` and `has_new_transactions` are left
+ * out until they are known (the reference's types allow no null there).
+ */
 function taskView(task: Task) {
   return envelope(
     OP_REFRESH_GET,
@@ -20,12 +24,12 @@ function taskView(task: Task) {
       task_id: task.taskId,
       provider: task.provider ?? '',
       status: task.status,
-      result: task.result,
+      ...(task.result === null ? {} : { result: task.result }),
       reconnect_required: task.reconnectRequired,
       step: task.step,
       text: REFRESH_STEPS[task.step] ?? '',
     },
-    { has_new_transactions: task.hasNewTransactions, status: task.status },
+    { ...(task.hasNewTransactions === null ? {} : { has_new_transactions: task.hasNewTransactions }), status: task.status },
   );
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REPORT_OPERATION_ID } from '../../reports/report-model.js';
 import { currencyParam, envelopeOf, monthParam, moneyOut, queryString } from './common.js';
 import { insightsData } from './insights.schemas.js';
+import { timezoneParam } from './timezone.js';
 
 export const OP_AFFORDABILITY_REPORT_GET = REPORT_OPERATION_ID;
 
@@ -14,6 +15,8 @@ export const affordabilityQuery = z.object({
     .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
     .optional(),
   currency: currencyParam.default('GBP'),
+  /** The reference's parameter: UTC names only, as the months are UTC calendar months. */
+  timezone: timezoneParam.optional(),
   /** pdf: the same report as a PDF document (as with Accept: application/pdf). */
   format: z.enum(['json', 'pdf']).optional(),
 });

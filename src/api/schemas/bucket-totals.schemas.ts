@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencyParam, dateOrInstantParam, envelopeOf, linksOut, monthParam, moneyOut } from './common.js';
+import { UTC_ONLY_MESSAGE, timezoneParam, utcOnly } from './timezone.js';
 
 /** The levels a bucket totals request may group by, in any order, each at most once. */
 export type GroupLevel = 'bucket_l1' | 'bucket_l2' | 'month';
@@ -21,9 +22,10 @@ export const bucketTotalsQuery = z.object({
   group_by: groupByParam,
   month_from: monthParam.optional(),
   month_to: monthParam.optional(),
-  date_from: dateOrInstantParam.optional(),
-  date_to: dateOrInstantParam.optional(),
+  date_from: dateOrInstantParam.refine(utcOnly, UTC_ONLY_MESSAGE).optional(),
+  date_to: dateOrInstantParam.refine(utcOnly, UTC_ONLY_MESSAGE).optional(),
   currency: currencyParam.default('GBP'),
+  timezone: timezoneParam.optional(),
 });
 
 const directionTotalsOut = z.object({

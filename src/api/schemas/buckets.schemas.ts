@@ -41,5 +41,5 @@ export const bucketDetailMetadata = z.object({
 export const bucketCreatedResponse = envelopeOf(OP_BUCKETS_POST, z.object({ bucket_id: z.string() }), emptyObject);
 export const bucketListResponse = envelopeOf(OP_BUCKETS_GET, z.array(bucketSummaryOut), emptyObject);
 export const bucketDetailResponse = envelopeOf(OP_BUCKET_GET, bucketDetailOut, bucketDetailMetadata);
-export const bucketReplacedResponse = envelopeOf(OP_BUCKET_PUT, bucketDetailOut, emptyObject);
-export const bucketDeletedResponse = envelopeOf(OP_BUCKET_DELETE, z.object({ bucket_id: z.string() }), emptyObject);
+/** PUT and DELETE answer 204 with no body, as the reference API does. */
+export const noContent = z.undefined();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dayOrInstant } from '../../domain/timestamps.js';
 import { currencyParam, envelopeOf, listParam, moneyOut, queryString } from './common.js';
+import { UTC_ONLY_MESSAGE, utcOnly } from './timezone.js';
 
 export const OP_CATEGORY_TOTALS_GET = 'aggregations_v2_totals_categories_get';
 
@@ -17,8 +18,8 @@ export const monthOrDateParam = z.string().refine((s) => {
 }, DATE_MESSAGE);
 
 export const categoryTotalsQuery = z.object({
-  from: monthOrDateParam.optional(),
-  to: monthOrDateParam.optional(),
+  from: monthOrDateParam.refine(utcOnly, UTC_ONLY_MESSAGE).optional(),
+  to: monthOrDateParam.refine(utcOnly, UTC_ONLY_MESSAGE).optional(),
   category: listParam.optional(),
   exclude_category: listParam.optional(),
   currency: currencyParam.optional(),

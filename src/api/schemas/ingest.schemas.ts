@@ -1,19 +1,24 @@
 import { z } from 'zod';
 import { idText, LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
-import { transactionSchema } from '../../domain/events.js';
+import type { TransactionData } from '../../domain/events.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../tasks/ingestion.js';
-import { emptyObject, envelopeOf } from './common.js';
+import { envelopeOf } from './common.js';
+import { nativeTransaction, v3Transaction } from './ingest-v3.js';
 
 export const OP_INGEST_TRANSACTIONS_POST = 'v2_ingest_transactions_post';
+export const OP_INGEST_STATUS_GET = 'v3_ingest_status_get';
 
-const customerId = idText;
+/** The reference's content types of the body: v3 (signed amounts, no categories) and v2 (afford's own shape). */
+export const V3_CONTENT_TYPE = 'application/bud-transaction-v3+json';
+export const V2_CONTENT_TYPE = 'application/bud-transaction-v2+json';
+export const INGEST_CONTENT_TYPES = [V3_CONTENT_TYPE, V2_CONTENT_TYPE] as const;
 
 /** A transaction sits two levels deeper in the body than in its event: the event's nesting limit, measured from the body. */
 const MAX_BODY_DEPTH = LIMITS.jsonDepth + 2;
 
 /** The limit is checked on the shape alone, before any transaction is validated, and names the first item over it. */
 const withinLimit = z
-  .array(z.object({ customer_id: z.unknown(), transactions: z.array(z.unknown()) }).passthrough())
+  .array(z.object({ transactions: z.array(z.unknown()) }).passthrough())
   .min(1, 'must hold at least one customer')
   .superRefine((entries, ctx) => {
     let seen = 0;
@@ -30,22 +35,95 @@ const withinLimit = z
     }
   });
 
+/** Which field named the customer: the reference's status answer names it the same way. */
+export type CustomerKey = 'customer_id' | 'customer_idempotent_identifier';
+
+export interface IngestEntry {
+  customer_id: string;
+  customer_key: CustomerKey;
+  customer_secret?: string;
+  transactions: TransactionData[];
+}
+
+const NOT_SUPPORTED_WINDOWS = 'is not supported: afford clears no transactions by window; delete them with transaction.deleted events';
+
+/**
+ * One customer's entry. The customer is named by `customer_id` or, as the
+ * reference allows, by `customer_idempotent_identifier` (the client's own
+ * id for the customer, which is what afford's customer ids are); exactly
+ * one of them. `sync_enrichments` is accepted and has no effect: afford
+ * answers every ingestion as a task (202).
+ */
+function entrySchema(transaction: typeof nativeTransaction) {
+  return z
+    .object({
+      customer_id: idText.optional(),
+      customer_idempotent_identifier: idText.optional(),
+      customer_secret: z.string().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
+      transactions: z.array(transaction).min(1, 'must hold at least one transaction'),
+      transaction_windows: z.unknown().refine((v) => v === undefined, NOT_SUPPORTED_WINDOWS).optional(),
+      sync_enrichments: z.unknown().optional(),
+    })
+    .superRefine((e, ctx) => {
+      if (e.customer_id === undefined && e.customer_idempotent_identifier === undefined) ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'is required' });
+      if (e.customer_id !== undefined && e.customer_idempotent_identifier !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['customer_idempotent_identifier'], message: 'cannot be combined with customer_id' });
+      }
+      // Checked even when a transaction has failed, so that one answer names every offending field.
+    }, { when: () => true })
+    .transform(
+      (e): IngestEntry => ({
+        customer_id: e.customer_id ?? e.customer_idempotent_identifier ?? '',
+        customer_key: e.customer_id !== undefined ? 'customer_id' : 'customer_idempotent_identifier',
+        ...(e.customer_secret !== undefined ? { customer_secret: e.customer_secret } : {}),
+        transactions: e.transactions,
+      }),
+    );
+}
+
 /**
  * The nesting is checked first, without recursion, so that no body can make
  * validation itself fail; then the count, then each transaction.
  */
-export const ingestTransactionsBody = z.preprocess(
-  (body, ctx) => {
-    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) ctx.issues.push({ code: 'custom', message: `nests deeper than ${MAX_BODY_DEPTH} levels`, input: body });
-    return body;
-  },
-  withinLimit.pipe(
-    z.array(z.object({ customer_id: customerId, transactions: z.array(transactionSchema).min(1, 'must hold at least one transaction') })),
-  ),
-);
+function bodyOf(transaction: typeof nativeTransaction) {
+  return z.preprocess(
+    (body, ctx) => {
+      if (nestsDeeperThan(body, MAX_BODY_DEPTH)) ctx.issues.push({ code: 'custom', message: `nests deeper than ${MAX_BODY_DEPTH} levels`, input: body });
+      return body;
+    },
+    withinLimit.pipe(z.array(entrySchema(transaction))),
+  );
+}
+
+/** afford's own body (application/json and the reference's v2 type): event-shaped transactions, categories optional. */
+export const ingestTransactionsBody = bodyOf(nativeTransaction);
+/** The reference's v3 body. */
+export const ingestTransactionsV3Body = bodyOf(v3Transaction);
+
+const taskStatus = z.enum(['Pending', 'Completed', 'Failed']);
 
 export const ingestTransactionsResponse = envelopeOf(
   OP_INGEST_TRANSACTIONS_POST,
-  z.object({ task_id: z.string(), status: z.enum(['Pending', 'Completed', 'Failed']) }),
-  emptyObject,
+  z.object({ task_id: z.string(), status: taskStatus }),
+  /** As the reference: the task id, and where and when (milliseconds) to read its status. */
+  z.object({ task_id: z.string(), next_url: z.string(), next_url_delay: z.number().int().nonnegative() }),
+);
+
+export const ingestTaskParams = z.object({ task_id: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') });
+
+const subTask = z.union([
+  z.object({ customer_id: z.string(), status: taskStatus, result: z.string().optional() }),
+  z.object({ customer_idempotent_identifier: z.string(), status: taskStatus, result: z.string().optional() }),
+]);
+
+export const ingestStatusResponse = envelopeOf(
+  OP_INGEST_STATUS_GET,
+  z.array(subTask),
+  z.object({
+    task_id: z.string(),
+    status: taskStatus,
+    result: z.string().optional(),
+    ingest_route: z.literal(OP_INGEST_TRANSACTIONS_POST),
+    ingest_schema: z.enum(INGEST_CONTENT_TYPES).optional(),
+  }),
 );

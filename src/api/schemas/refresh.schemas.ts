@@ -28,11 +28,11 @@ export const refreshTaskResponse = envelopeOf(
     task_id: z.string(),
     provider: z.string(),
     status: taskStatus,
-    /** `success`, or a code_id of the interface; null while pending. */
-    result: z.string().nullable(),
+    /** `success`, or a code_id of the interface; absent while pending. */
+    result: z.string().optional(),
     reconnect_required: z.boolean(),
     step: z.number().int().min(1).max(4),
     text: z.string(),
   }),
-  z.object({ has_new_transactions: z.boolean().nullable(), status: taskStatus }),
+  z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus }),
 );

@@ -4,6 +4,9 @@ import { currencyParam, dateOrInstantParam, envelopeOf, listParam, moneyOut, que
 export const OP_TRANSACTIONS_GET = 'financial_v2_transactions_get';
 
 export const PAGE_SIZE_DEFAULT = 100;
+const STATUSES = ['booked', 'pending', 'declined'] as const;
+type TransactionStatus = (typeof STATUSES)[number];
+const LABELS_MESSAGE = 'is not supported: afford keeps no transaction labels';
 export const PAGE_SIZE_MAX = 200;
 const PAGE_SIZE_MESSAGE = `must be a whole number from 1 to ${PAGE_SIZE_MAX}`;
 
@@ -25,7 +28,17 @@ export const transactionsQuery = z.object({
   category_l1: queryString.optional(),
   category_l2: queryString.optional(),
   credit_debit_indicator: z.enum(['credit', 'debit']).optional(),
-  status: z.enum(['booked', 'pending', 'declined']).optional(),
+  // Repeatable, as in the reference (?status=booked&status=pending); a comma list is taken too.
+  status: z
+    .union([z.string(), z.array(z.string()).max(3, 'must be given at most 3 times')])
+    .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()))])
+    .refine((list): list is TransactionStatus[] => list.every((v) => (STATUSES as readonly string[]).includes(v)), 'must be one of: booked, pending, declined')
+    .optional(),
+  /** The merchant's display name or slug (case aside): the reference's "human readable identifier of the merchant". */
+  merchant: queryString.optional(),
+  /** The reference filters by its transaction labels; afford keeps none, so it refuses the filter rather than ignore it. */
+  include_label_ids: z.unknown().refine((v) => v === undefined, LABELS_MESSAGE).optional(),
+  'include_label_ids[]': z.unknown().refine((v) => v === undefined, LABELS_MESSAGE).optional(),
   currency: currencyParam.optional(),
   'include_tags[]': listParam.optional(),
   include_tags: listParam.optional(),
@@ -54,6 +67,8 @@ export const transactionOut = z.object({
   credit_debit_indicator: z.enum(['credit', 'debit']),
   amount: moneyOut,
   date_time: z.iso.datetime(),
+  /** The merchant's display name when there is one, else the description: what the reference suggests an app shows. */
+  suggested_description: z.string(),
   status: z.enum(['booked', 'pending', 'declined']),
   enrichments: z.object({
     categories: z.object({ l1: slugOut, l2: slugOut }),
@@ -75,6 +90,9 @@ export type TransactionOut = z.infer<typeof transactionOut>;
 export const transactionsMetadata = z.object({
   results: z.number().int().nonnegative(),
   next_page_token: z.string().optional(),
+  /** With updated_after: the instant it was read as, and (on the first page) the transactions deleted since. */
+  updated_after: z.iso.datetime().optional(),
+  deleted: z.array(z.object({ transaction_id: z.string(), at: z.iso.datetime() })).optional(),
 });
 
 export const transactionsResponse = envelopeOf(OP_TRANSACTIONS_GET, z.array(transactionOut), transactionsMetadata);

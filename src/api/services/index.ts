@@ -49,7 +49,7 @@ export function createServices(store: Store, tokens: TokenService, clock: Clock 
     bucketTotals: new BucketTotalsService(buckets, monthlyTotals, clock),
     transactions: new TransactionsService(new TransactionsRepository(store), buckets),
     accounts: new AccountsService(new AccountsRepository(store)),
-    applications: new CustomerApplicationsService(new CustomerApplicationsRepository(store)),
+    applications: new CustomerApplicationsService(new CustomerApplicationsRepository(store), clock),
     categories: new CategoriesService(),
     categoryTotals: new CategoryTotalsService(monthlyTotals, clock),
     affordability: new AffordabilityService(store, clock),

@@ -16,6 +16,12 @@ function slug(name: string, confidence: string | null): { slug: string; confiden
   return confidence === null ? { slug: name } : { slug: name, confidence };
 }
 
+/** The merchant's display name when it has one, else the description as received. */
+function suggestedDescription(merchant: Record<string, unknown> | undefined, description: string): string {
+  const name = merchant?.['display_name'];
+  return typeof name === 'string' && name.trim() !== '' ? name : description;
+}
+
 /** A stored transaction in the API's shape (docs/interface.md), with the optional fields of docs/compatibility.md when present. */
 export function transactionView(row: TransactionRow): TransactionOut {
   const regularity = parseJson<Regularity>(row.regularity);
@@ -28,6 +34,7 @@ export function transactionView(row: TransactionRow): TransactionOut {
     credit_debit_indicator: row.credit_debit_indicator,
     amount: { value: row.amount, currency: row.currency },
     date_time: isoFromDb(row.date_time) ?? '',
+    suggested_description: suggestedDescription(merchant, row.description),
     status: row.status,
     enrichments: {
       categories: { l1: slug(row.category_l1, row.category_l1_confidence), l2: slug(row.category_l2, row.category_l2_confidence) },

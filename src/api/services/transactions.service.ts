@@ -1,4 +1,4 @@
-import { dayOrInstant, dbTime } from '../../domain/timestamps.js';
+import { dayOrInstant, dbTime, isoFromDb } from '../../domain/timestamps.js';
 import { validationError } from '../errors.js';
 import type { TransactionsRepository } from '../repositories/transactions.repository.js';
 import { isDayOnly } from '../schemas/common.js';
@@ -9,7 +9,12 @@ import { transactionView } from './transaction-view.js';
 
 export interface TransactionsPage {
   transactions: TransactionOut[];
-  metadata: { results: number; next_page_token?: string };
+  metadata: {
+    results: number;
+    next_page_token?: string;
+    updated_after?: string;
+    deleted?: { transaction_id: string; at: string }[];
+  };
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -45,6 +50,7 @@ export class TransactionsService {
     }
     const bucketId = q.bucket_id !== undefined ? (await this.buckets.resolve(clientId, q.bucket_id)).bucketId : undefined;
     const after = q.page_token !== undefined ? decodePageToken(q.page_token) : undefined;
+    const updatedAfter = q.updated_after !== undefined ? dbTime(startOf(q.updated_after)) : undefined;
 
     const rows = await this.transactions.listPage({
       clientId,
@@ -56,10 +62,11 @@ export class TransactionsService {
       categoryL2: q.category_l2,
       creditDebitIndicator: q.credit_debit_indicator,
       currency: q.currency,
-      status: q.status,
+      statuses: q.status,
+      merchant: q.merchant,
       includeTags: [...(q['include_tags[]'] ?? []), ...(q.include_tags ?? [])],
       excludeTags: [...(q['exclude_tags[]'] ?? []), ...(q.exclude_tags ?? [])],
-      updatedAfter: q.updated_after !== undefined ? dbTime(startOf(q.updated_after)) : undefined,
+      updatedAfter,
       bucketId,
       bucketL1: q.bucket_l1,
       bucketL2: q.bucket_l2,
@@ -72,6 +79,15 @@ export class TransactionsService {
     const last = page.at(-1);
     const metadata: TransactionsPage['metadata'] = { results: page.length };
     if (rows.length > q.page_size && last) metadata.next_page_token = encodePageToken({ dateTime: last.date_time, transactionId: last.transaction_id });
+    if (updatedAfter !== undefined) {
+      metadata.updated_after = new Date(startOf(q.updated_after ?? '')).toISOString();
+      // As the reference: the transactions deleted since, so that a synced copy can drop them. They have no
+      // date or category left to filter or page by, so all of them come once, on the first page.
+      if (after === undefined) {
+        const deleted = await this.transactions.deletedSince(clientId, customerId, updatedAfter);
+        metadata.deleted = deleted.map((d) => ({ transaction_id: d.transaction_id, at: isoFromDb(d.updated_at) ?? '' }));
+      }
+    }
     return { transactions: page.map(transactionView), metadata };
   }
 }

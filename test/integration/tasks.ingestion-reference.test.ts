@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/rows.js';
+import { validationBody } from '../helpers/api.js';
+import { REFERENCE, expectReferenceShape } from '../helpers/reference-shapes.js';
+import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
+
+const CLIENT = 'client-ref';
+const OP = 'v2_ingest_transactions_post';
+const V3 = 'application/bud-transaction-v3+json';
+const V2 = 'application/bud-transaction-v2+json';
+
+/** A transaction as the reference's v3 body has it: a signed amount, a separate currency, no categories. */
+const v3 = (id: string, amount: string, extra: Record<string, unknown> = {}) => ({
+  transaction_id: id,
+  account_id: 'acc-1',
+  description: 'caffe nero 495 ladbroke london gbr',
+  date_time: '2024-03-05T10:00:00Z',
+  amount,
+  currency: 'GBP',
+  ...extra,
+});
+
+describe('first-party ingestion as a client of the reference API sends it', () => {
+  let db: ReturnType<typeof tempDbPath>;
+  let service: ServiceUnderTest;
+  const send = async (body: unknown, contentType: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${service.base}/v2/ingest/transactions`, {
+      method: 'POST',
+      headers: { ...(await service.auth(CLIENT)), 'content-type': contentType, ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const stored = (customerId: string) =>
+    service.store.read((conn) =>
+      queryRows(conn, 'SELECT transaction_id, credit_debit_indicator, amount, currency, category_l1, category_l2 FROM transactions WHERE client_id = $1 AND customer_id = $2 ORDER BY 1', [
+        CLIENT,
+        customerId,
+      ]),
+    );
+
+  beforeAll(async () => {
+    db = tempDbPath();
+    service = await ServiceUnderTest.open(db.dbPath, { api: true });
+  });
+  afterAll(async () => {
+    await service.close();
+    db.cleanup();
+  });
+
+  it('takes the v3 body (signed amounts, no categories) under its content type, with the task id in metadata', async () => {
+    const res = await send(
+      [
+        { customer_id: 'ref-1', transactions: [v3('n1', '-3.29', { merchant_name: 'Caffè Nero' }), v3('n2', '2500.00', { description: 'ACME LTD SALARY' })] },
+        { customer_idempotent_identifier: 'ref-2', transactions: [v3('m1', '-10.00', { status: 'pending', running_balance: '-42.10' })] },
+      ],
+      V3,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const accepted = expectReferenceShape(REFERENCE.ingestAccepted, res.body);
+    expect(accepted.operation_id).toBe(OP);
+
+    // Stored under the fallback pair general/other_general, the sign giving the direction.
+    expect(await stored('ref-1')).toEqual([
+      { transaction_id: 'n1', credit_debit_indicator: 'debit', amount: '3.29', currency: 'GBP', category_l1: 'general', category_l2: 'other_general' },
+      { transaction_id: 'n2', credit_debit_indicator: 'credit', amount: '2500.00', currency: 'GBP', category_l1: 'general', category_l2: 'other_general' },
+    ]);
+    expect(await stored('ref-2')).toHaveLength(1);
+
+    // The task's status, as the reference's ingestion status operation gives it, each customer named as it was sent.
+    const status = await service.call('GET', `/ingestion/v3/tasks/${accepted.metadata.task_id}`, { headers: await service.auth(CLIENT) });
+    expect(status.status).toBe(200);
+    expect(expectReferenceShape(REFERENCE.ingestStatus, status.body)).toEqual({
+      operation_id: 'v3_ingest_status_get',
+      data: [
+        { customer_id: 'ref-1', status: 'Completed', result: 'success' },
+        { customer_idempotent_identifier: 'ref-2', status: 'Completed', result: 'success' },
+      ],
+      metadata: { task_id: accepted.metadata.task_id, status: 'Completed', result: 'success', ingest_route: OP, ingest_schema: V3 },
+    });
+  });
+
+  it('counts a transaction without categories in core-dashboard’s general bucket, readable by either customer header', async () => {
+    for (const header of ['x-customer-id', 'x-customer-idempotent-identifier']) {
+      const headers = { ...(await service.auth(CLIENT)), [header]: 'ref-1' };
+      const res = await service.call<{ data: Array<{ group_name: string; incoming: { total: { value: string } }; outgoing: { total: { value: string } } }> }>(
+        'GET',
+        '/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-03&month_to=2024-03',
+        { headers },
+      );
+      expect(res.status, header).toBe(200);
+      const general = res.body.data.find((g) => g.group_name === 'general');
+      expect([general?.incoming.total.value, general?.outgoing.total.value]).toEqual(['2500.00', '3.29']);
+    }
+    const both = await service.call('GET', '/financial/v2/transactions', {
+      headers: { ...(await service.auth(CLIENT)), 'x-customer-id': 'ref-1', 'x-customer-idempotent-identifier': 'ref-2' },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual(validationBody('financial_v2_transactions_get', { 'X-Customer-Idempotent-Identifier': 'must name the same customer as X-Customer-ID' }));
+  });
+
+  it('takes the v2 content type with afford’s transaction fields, categories optional', async () => {
+    const uncategorised: Record<string, unknown> = { ...transactionData('v2-1', { amount: '7.00' }) };
+    delete uncategorised['enrichments'];
+    const res = await send([{ customer_id: 'ref-3', transactions: [uncategorised, transactionData('v2-2')] }], V2);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect((await stored('ref-3')).map((r) => [r['transaction_id'], r['category_l1'], r['category_l2']])).toEqual([
+      ['v2-1', 'general', 'other_general'],
+      ['v2-2', 'food_and_drink', 'groceries'],
+    ]);
+    const status = await service.call<{ metadata: { ingest_schema?: string } }>('GET', `/ingestion/v3/tasks/${String((res.body['metadata'] as { task_id: string }).task_id)}`, {
+      headers: await service.auth(CLIENT),
+    });
+    expect(status.body.metadata.ingest_schema).toBe(V2);
+  });
+
+  it('names v3 faults by the v3 fields, every one at once, and stores nothing of the request', async () => {
+    const res = await send(
+      [
+        { transactions: [v3('bad-1', '12.345'), v3('bad-2', '-0.00')] },
+        { customer_id: 'ref-4', customer_idempotent_identifier: 'ref-4', transactions: [v3('bad-3', '5.00', { currency: 'XYZ', date_time: 'yesterday' })] },
+        { customer_id: 'ref-5', transactions: [v3('ok', '1.00')], transaction_windows: [{ from: '2024-01-01', to: '2024-02-01' }] },
+      ],
+      V3,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      validationBody(OP, {
+        '[0].customer_id': 'is required',
+        '[0].transactions[0].amount': expect.stringContaining('must be a decimal string'),
+        '[0].transactions[1].amount': 'must be greater than 0',
+        '[1].customer_idempotent_identifier': 'cannot be combined with customer_id',
+        '[1].transactions[0].currency': expect.stringContaining('currency'),
+        '[1].transactions[0].date_time': expect.any(String),
+        '[2].transaction_windows': 'is not supported: afford clears no transactions by window; delete them with transaction.deleted events',
+      }),
+    );
+    expect(await stored('ref-5')).toEqual([]);
+  });
+
+  it('answers 404 task_not_found for an unknown task and for another client’s', async () => {
+    const mine = await send([{ customer_id: 'ref-6', transactions: [v3('x', '1.00')] }], V3);
+    const taskId = String((mine.body['metadata'] as { task_id: string }).task_id);
+    for (const [client, id] of [['client-other', taskId], [CLIENT, 'no-such-task']] as const) {
+      const res = await service.call('GET', `/ingestion/v3/tasks/${id}`, { headers: await service.auth(client) });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ operation_id: 'v3_ingest_status_get', code_id: 'task_not_found' });
+    }
+  });
+});
