@@ -1,9 +1,10 @@
 -- Insights kept beside the nightly reports, for data teams: one row per
--- stored report that carries them (customer, range, currency), filled by the
--- affordability-insights job from affordability_reports. `insights` is the
--- body GET /v1/affordability/insights returns as `data`; the columns before
--- it repeat what a team filters on most (the flagged signals, the
--- disposable income and whether it is a deficit, the verified income).
+-- stored report (customer, range, currency), written with it in the same
+-- transaction (sql/queries/reports/save-insights.sql); the report's JSON
+-- holds the whole insights (data.insights). The columns are what a team
+-- filters and sums on: the flagged signals, the disposable income and its
+-- deficit months, verified income and fixed commitments per month, and the
+-- risk signals themselves (value, threshold, flag, amount, link).
 CREATE TABLE affordability_insights (
     customer_id             VARCHAR NOT NULL,
     client_id               VARCHAR NOT NULL,
@@ -15,6 +16,8 @@ CREATE TABLE affordability_insights (
     flags                   VARCHAR[] NOT NULL,
     disposable_income       DECIMAL(18,2) NOT NULL,
     deficit                 BOOLEAN NOT NULL,
+    deficit_months          VARCHAR[] NOT NULL,
     verified_income_monthly DECIMAL(18,2) NOT NULL,
-    insights                JSON NOT NULL
+    fixed_monthly           DECIMAL(18,2) NOT NULL,
+    risk_signals            JSON NOT NULL
 );

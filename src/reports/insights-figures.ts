@@ -31,16 +31,34 @@ export function cellsByKey(cells: readonly InsightCell[]): Map<string, InsightCe
   return map;
 }
 
+// Links name no customer: the nightly run's customers share most of them (income, spending, the signals, month by month).
+const linkCache = new Map<string, string>();
+const LINK_CACHE_LIMIT = 50_000;
+
 export function insightLink(ctx: FigureContext, keys: readonly string[], months: MonthRange = ctx.range): string {
-  return transactionsLink({ insights: keys, range: months, currency: ctx.currency, accountIds: ctx.accountIds });
+  const cacheKey = [months.from, months.to, ctx.currency, ...(ctx.accountIds ?? []), '\u0001', ...keys].join('\u0000');
+  let link = linkCache.get(cacheKey);
+  if (link === undefined) {
+    link = transactionsLink({ insights: keys, range: months, currency: ctx.currency, accountIds: ctx.accountIds });
+    if (linkCache.size >= LINK_CACHE_LIMIT) linkCache.clear();
+    linkCache.set(cacheKey, link);
+  }
+  return link;
 }
 
 /** The figure of the transactions carrying any of `keys` (keys whose transactions never overlap, or one key). */
 export function figureOf(ctx: FigureContext, keys: readonly string[]): InsightFigure {
   const cells = keys.flatMap((k) => ctx.cells.get(k) ?? []);
   const overall = cells.filter((c) => c.month === null);
+  const byMonth = new Map<string, InsightCell[]>();
+  for (const c of cells) {
+    if (c.month === null) continue;
+    const list = byMonth.get(c.month);
+    if (list) list.push(c);
+    else byMonth.set(c.month, [c]);
+  }
   const monthly_totals: InsightMonth[] = monthsIn(ctx.range).map((month) => {
-    const inMonth = cells.filter((c) => c.month === month);
+    const inMonth = byMonth.get(month) ?? [];
     return {
       month,
       amount: money(sumAmounts(inMonth.map((c) => c.total)), ctx.currency),

@@ -5,8 +5,8 @@ import type { Store } from '../db/store.js';
 import type { AffordabilityReport } from './report-model.js';
 
 /**
- * The affordability_reports table: what the nightly job keeps for data
- * teams. Reports go in as JSON batches, so thousands of them cost a few
+ * The affordability_reports table, and affordability_insights beside it:
+ * what the nightly job keeps for data teams. Reports go in as JSON batches, so thousands of them cost a few
  * statements rather than one insert each.
  */
 
@@ -33,6 +33,27 @@ function row({ rangeMonths, report }: ArchivedReport) {
   };
 }
 
+/** The affordability_insights row of a report: the columns of sql/queries/reports/save-insights.sql. */
+function insightsRow(r: ReturnType<typeof row>) {
+  const i = r.report.data.insights;
+  return {
+    customer_id: r.customer_id,
+    client_id: r.client_id,
+    range_months: r.range_months,
+    month_from: r.month_from,
+    month_to: r.month_to,
+    currency: r.currency,
+    generated_at: r.generated_at,
+    flags: i.flags,
+    disposable_income: i.disposable_income.overall_total.value,
+    deficit: i.disposable_income.deficit,
+    deficit_months: i.disposable_income.deficit_months,
+    verified_income_monthly: i.income.verified.predicted_monthly.value,
+    fixed_monthly: i.expenditure.fixed.predicted_monthly.value,
+    risk_signals: i.risk_signals,
+  };
+}
+
 /** Saves the reports in one transaction: a customer's ranges change together. */
 export async function saveReports(store: Store, reports: readonly ArchivedReport[]): Promise<number> {
   if (reports.length === 0) return 0;
@@ -41,6 +62,8 @@ export async function saveReports(store: Store, reports: readonly ArchivedReport
       const batch = reports.slice(i, i + BATCH).map(row);
       const keys = batch.map(({ client_id, customer_id, month_from, month_to, currency }) => ({ client_id, customer_id, month_from, month_to, currency }));
       await runScript(conn, 'queries/reports/save-reports', { keys: JSON.stringify(keys), reports: JSON.stringify(batch) });
+      // The insights go beside, in the same transaction: a data team reads them without parsing reports.
+      await runScript(conn, 'queries/reports/save-insights', { keys: JSON.stringify(keys), insights: JSON.stringify(batch.map(insightsRow)) });
     }
   });
   return reports.length;

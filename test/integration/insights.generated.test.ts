@@ -52,7 +52,8 @@ describe('generated customers with insights', () => {
       expect(res.status).toBe(200);
       insights.set(c.customerId, expectSchema(insightsResponse, res.body).data as InsightsData);
     }
-  });
+    // A year of 60 customers, ingested and read one by one through the API: longer than a usual hook on a shared machine.
+  }, 300_000);
   afterAll(async () => api.close());
 
   const having = (test: (d: InsightsData) => boolean) => [...insights.entries()].filter(([, d]) => test(d)).map(([id]) => id);

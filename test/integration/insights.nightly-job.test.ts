@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affordabilityInsights } from '../../jobs/affordability-insights.js';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
 import { exportParquetJob } from '../../jobs/export-parquet.js';
 import type { JobContext } from '../../jobs/job.js';
-import { JOBS } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
@@ -12,9 +10,9 @@ import { buildInsights } from '../../src/reports/insights-service.js';
 import { fixturePath, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 /**
- * The nightly batch files the insights of every report beside it, in
- * affordability_insights, and the Parquet export and the snapshot carry
- * them. The hand-computed customer's last complete months are January to
+ * The nightly reports carry their insights, and are stored with the
+ * insights' main figures beside them in affordability_insights, which the
+ * Parquet export carries. The hand-computed customer's last complete months are January to
  * March 2024 when the batch runs on 15 April.
  */
 
@@ -27,8 +25,10 @@ interface InsightRow {
   flags: string[];
   disposable_income: string;
   deficit: boolean;
+  deficit_months: string[];
   verified_income_monthly: string;
-  insights: string;
+  fixed_monthly: string;
+  risk_signals: string;
 }
 
 describe('the nightly insights', () => {
@@ -42,17 +42,12 @@ describe('the nightly insights', () => {
   });
   afterAll(async () => ctx.cleanup());
 
-  it('runs after the reports and before the export, every night', () => {
-    expect(JOBS.map((j) => j.name)).toEqual(['rebuild-monthly-totals', 'affordability-reports', 'affordability-insights', 'export-parquet']);
-  });
-
-  it('stores each report\'s insights beside it, with its flags, disposable income and verified income', async () => {
-    await runJob(createAffordabilityReportsJob({ now: () => NOW }), jobCtx, 'cli');
-    const run = await runJob(affordabilityInsights, jobCtx, 'cli');
+  it('stores each report\'s insights in it and beside it, with its flags, disposable income, verified income and commitments', async () => {
+    const run = await runJob(createAffordabilityReportsJob({ now: () => NOW }), jobCtx, 'cli');
     expect(run.status, JSON.stringify(run)).toBe('succeeded');
-    expect(run.results['from-reports']).toMatchObject({ stored: 3, flagged: 3, in_deficit: 0 });
     const stored = await rows<InsightRow>(ctx.store, `SELECT customer_id, range_months, flags, disposable_income::VARCHAR AS disposable_income, deficit,
-        verified_income_monthly::VARCHAR AS verified_income_monthly, insights::VARCHAR AS insights FROM affordability_insights ORDER BY range_months`);
+        deficit_months, verified_income_monthly::VARCHAR AS verified_income_monthly, fixed_monthly::VARCHAR AS fixed_monthly,
+        risk_signals::VARCHAR AS risk_signals FROM affordability_insights ORDER BY range_months`);
     expect(stored.map((r) => r.range_months)).toEqual([3, 6, 12]);
     const three = stored[0];
     expect(three).toMatchObject({
@@ -60,11 +55,16 @@ describe('the nightly insights', () => {
       flags: ['gambling_share_of_income', 'high_cost_credit', 'returned_direct_debits', 'days_in_overdraft', 'new_borrowing'],
       disposable_income: '907.53',
       deficit: false,
+      deficit_months: ['2024-03'],
       verified_income_monthly: '2733.33',
+      fixed_monthly: '1509.32',
     });
-    // What the job stored is what the API computes for the same range.
+    // What the job stored is what the API computes for the same range, in the report and beside it.
     const live = await buildInsights(ctx.store, { clientId: 'client-i', customerId: 'cust-ins-1', range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
-    expect(JSON.parse(three?.insights ?? '{}')).toEqual(live?.data);
+    expect(JSON.parse(three?.risk_signals ?? '[]')).toEqual(live?.data.risk_signals);
+    const [report] = await rows<{ insights: string }>(ctx.store, "SELECT json_extract(report, '$.data.insights')::VARCHAR AS insights FROM affordability_reports WHERE range_months = 3");
+    expect(JSON.parse(report?.insights ?? '{}')).toEqual(live?.data);
+    expect(await rows(ctx.store, "SELECT count(*)::INTEGER AS n FROM affordability_insights WHERE customer_id = 'cust-ins-1'")).toEqual([{ n: 3 }]);
   });
 
   it('exports the insights as Parquet beside the reports', async () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { REPORT_OPERATION_ID } from '../../reports/report-model.js';
 import { currencyParam, envelopeOf, monthParam, moneyOut, queryString } from './common.js';
-import { timezoneParam } from './timezone.js';
 import { insightsData } from './insights.schemas.js';
+import { timezoneParam } from './timezone.js';
 
 export const OP_AFFORDABILITY_REPORT_GET = REPORT_OPERATION_ID;
 
