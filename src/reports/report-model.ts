@@ -9,7 +9,7 @@ import type { InsightsData } from './insights-model.js';
  * stores it, the PDF prints its strings.
  */
 
-export const REPORT_OPERATION_ID = 'v1_affordability_report_get';
+export const REPORT_OPERATION_ID = 'v1_affordability_report';
 
 /** The figures summed straight from one bucket L1 in one direction. */
 export type SummedFigure = 'income' | 'essential' | 'non_essential';

@@ -82,7 +82,7 @@ describe('buildReport on the hand-computed customer', () => {
       customer_id: CUSTOMER, client_id: 'client-r', month_from: '2024-01', month_to: '2024-03',
       currency: 'GBP', account_ids: null, bucket_id: 'core-dashboard', generator: { name: 'afford' },
     });
-    expect(report!.operation_id).toBe('v1_affordability_report_get');
+    expect(report!.operation_id).toBe('v1_affordability_report');
   });
 
   it('links each figure and month to its bucket, direction, days and currency', async () => {

@@ -80,7 +80,7 @@ describe('GET /v1/affordability/report', () => {
     for (const [query, field] of cases) {
       const res = await api.call<{ operation_id: string; code_id: string; errors: Record<string, string> }>('GET', `${PATH}?${query}`, { headers: headers() });
       expect(res.status, query).toBe(400);
-      expect(res.body).toMatchObject({ operation_id: 'v1_affordability_report_get', code_id: 'failed_validation' });
+      expect(res.body).toMatchObject({ operation_id: 'v1_affordability_report', code_id: 'failed_validation' });
       expect(Object.keys(res.body.errors), query).toContain(field);
     }
   });
@@ -88,7 +88,7 @@ describe('GET /v1/affordability/report', () => {
   it('answers account_not_found for an account that is not the customer\'s', async () => {
     const res = await api.call('GET', `${PATH}?account_id=acc-main&account_id=acc-elsewhere`, { headers: headers() });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ operation_id: 'v1_affordability_report_get', code_id: 'account_not_found', errors: { account_id: expect.stringContaining('acc-elsewhere') } });
+    expect(res.body).toMatchObject({ operation_id: 'v1_affordability_report', code_id: 'account_not_found', errors: { account_id: expect.stringContaining('acc-elsewhere') } });
   });
 
   it('authenticates as every customer endpoint does', async () => {
@@ -135,6 +135,6 @@ describe('GET /v1/affordability/report', () => {
 
   it('is documented in the OpenAPI document', async () => {
     const doc = (await api.call<{ paths: Record<string, Record<string, { operationId: string }>> }>('GET', '/openapi.json')).body;
-    expect(doc.paths[PATH]?.['get']?.operationId).toBe('v1_affordability_report_get');
+    expect(doc.paths[PATH]?.['get']?.operationId).toBe('v1_affordability_report');
   });
 });
