@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticate.js';
 import type { AuthContext, AuthLevel } from './auth/context.js';
+import { cachedRead } from './cache/cached-reads.js';
+import type { ReadCache } from './cache/read-cache.js';
+import type { Clock } from '../domain/clock.js';
 import { bodyLimitFor } from './limits.js';
 import { parseOrThrow } from './validation.js';
 
@@ -76,6 +79,8 @@ export class Router {
   constructor(
     private readonly app: FastifyInstance,
     private readonly authenticate: Authenticator,
+    /** Customer reads' answers, kept until a write changes them (cache/read-cache.ts); none in a router without it. */
+    private readonly reads?: { cache: ReadCache; clock: Clock },
   ) {}
 
   add<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, R extends z.ZodType = z.ZodType>(
@@ -122,9 +127,11 @@ export class Router {
           request,
           reply,
         };
+        const cached = this.reads && cachedRead(this.reads.cache, this.reads.clock, spec.operationId, request.auth, input);
+        if (cached?.hit) return reply.code(successStatus).send(cached.hit);
         const result = await spec.handler(input);
         reply.code(successStatus);
-        return result;
+        return cached ? cached.keep(result) : result;
       },
     });
   }

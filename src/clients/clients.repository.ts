@@ -1,3 +1,4 @@
+import { announceDataChange } from '../db/data-changes.js';
 import type { Store } from '../db/store.js';
 import { queryFile } from '../db/script.js';
 import { isoFromDb } from '../domain/timestamps.js';
@@ -40,7 +41,7 @@ export class ClientsRepository {
 
   /** Replaces the secret (and name) of an existing client, revoking its tokens; false when there is none. */
   async replaceSecret(clientId: string, name: string, secretHash: string): Promise<boolean> {
-    return this.store.write(async (conn) => {
+    const replaced = await this.store.write(async (conn) => {
       const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }, CLIENT_SECRET_COLUMNS);
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
@@ -48,6 +49,9 @@ export class ClientsRepository {
       await queryFile(conn, 'queries/api/record-secret-rotation', { client_id: clientId });
       return true;
     });
+    // The API keeps clients' token generations in memory: this one must be read again.
+    if (replaced) announceDataChange(this.store, { kind: 'clients', clientIds: [clientId] });
+    return replaced;
   }
 
   async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { bucketDefinitionBodySchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
 import { dbFromIso, isoFromDb } from '../../domain/timestamps.js';
+import { announceDataChange } from '../../db/data-changes.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';
@@ -63,11 +64,12 @@ export class BucketDefinitionsRepository {
       await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
     });
+    this.changed(clientId);
   }
 
   /** Replaces the definition and its criteria; false when the client has no such definition. */
   async replace(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<boolean> {
-    return this.store.write(async (conn) => {
+    const replaced = await this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-bucket-definition', definitionParams(bucketId, clientId, body, now));
@@ -75,16 +77,25 @@ export class BucketDefinitionsRepository {
       await insertCriteria(conn, bucketId, body);
       return true;
     });
+    this.changed(clientId);
+    return replaced;
   }
 
   async remove(bucketId: string, clientId: string): Promise<boolean> {
-    return this.store.write(async (conn) => {
+    const removed = await this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/delete-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       await queryFile(conn, 'queries/api/delete-bucket-criteria', { bucket_id: bucketId });
       return true;
     });
+    this.changed(clientId);
+    return removed;
+  }
+
+  /** After a commit: every answer of the client's customers that used its definitions is read again. */
+  private changed(clientId: string): void {
+    announceDataChange(this.store, { kind: 'clients', clientIds: [clientId] });
   }
 
   async get(bucketId: string, clientId: string): Promise<StoredDefinition | undefined> {
