@@ -40,7 +40,8 @@ export interface CachedRead {
  * default ranges move with it).
  */
 function answerKey(operationId: string, scope: CacheScope, params: unknown, query: unknown, accept: string | undefined, day: string): string {
-  return JSON.stringify([operationId, scope.clientId, scope.customerId, params ?? null, query ?? null, accept ?? null, day]);
+  // No Accept header means */* (RFC 9110), so the two share their answers.
+  return JSON.stringify([operationId, scope.clientId, scope.customerId, params ?? null, query ?? null, accept ?? '*/*', day]);
 }
 
 /**
