@@ -8,11 +8,12 @@
  *    52 transactions a customer a month over 12 months, in the real schema),
  *    then fills monthly_category_totals with the real nightly job
  *    (`afford jobs run rebuild-monthly-totals`).
- * 2. Starts `afford serve` on it and reads, one request at a time, each of
- *    the three answers for --sample customers: bucket totals grouped by
- *    bucket_l1,month over 12 months, the first page of 100 transactions, and
- *    the affordability report as JSON. These first reads find nothing cached:
- *    their p50/p99 are the cold figures. The bodies are kept.
+ * 2. Starts `afford serve` on it and reads each of the three answers for
+ *    --sample customers: bucket totals grouped by bucket_l1,month over 12
+ *    months, the first page of 100 transactions, and the affordability report
+ *    as JSON. These first reads find nothing cached; the first --cold of them
+ *    go one at a time, and their p50/p99 are the uncached figures. The bodies
+ *    are kept.
  * 3. Starts a bare Fastify 5 server (bench/reads-bare-server.ts) that answers
  *    the same URLs with those bytes, by X-Customer-ID.
  * 4. Drives both with autocannon, a random sampled customer per request, at
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
     transactions: { type: 'string' },
     'per-month': { type: 'string', default: '52' },
     sample: { type: 'string', default: '2000' },
+    /** How many of the first reads go one at a time, for the uncached latencies; the rest go 4 at a time. */
+    cold: { type: 'string', default: '300' },
     seconds: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
     /** Writes a CPU profile of afford serve into this folder. */
@@ -152,9 +155,18 @@ interface Load {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time the server spent per request (user + system), in microseconds: less noisy than req/s on a shared machine. */
+  cpuMicros: number;
 }
 
-async function load(base: string, url: string, headers: Record<string, string>, sample: readonly string[], connections: number): Promise<Load> {
+/** CPU seconds a process has used (utime + stime, at 100 ticks a second). */
+function cpuSeconds(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(server: ChildProcess, base: string, url: string, headers: Record<string, string>, sample: readonly string[], connections: number): Promise<Load> {
+  const cpuBefore = cpuSeconds(server.pid);
   const result = await autocannon({
     url: base,
     connections,
@@ -168,7 +180,8 @@ async function load(base: string, url: string, headers: Record<string, string>, 
       },
     ],
   });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts };
+  const cpuMicros = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts, cpuMicros };
 }
 
 async function main(): Promise<void> {
@@ -188,22 +201,29 @@ async function main(): Promise<void> {
   const bodies: Record<string, Record<string, string>> = {};
   const cold: string[] = [];
   started = performance.now();
+  const coldCount = Math.min(sampleSize, Number(args.cold));
   for (const e of ENDPOINTS) {
     const times: number[] = [];
-    bodies[e.url] = {};
-    for (const c of sample) {
+    const byCustomer: Record<string, string> = {};
+    bodies[e.url] = byCustomer;
+    const capture = async (c: string): Promise<number> => {
       const t = performance.now();
       const res = await fetch(`${serve.address}${e.url}`, { headers: { ...headers, 'x-customer-id': c } });
       const text = await res.text();
-      times.push(performance.now() - t);
       if (res.status !== 200) throw new Error(`${e.url} for ${c}: ${res.status} ${text}`);
-      (bodies[e.url] as Record<string, string>)[c] = text;
-    }
+      byCustomer[c] = text;
+      return performance.now() - t;
+    };
+    for (const c of sample.slice(0, coldCount)) times.push(await capture(c));
+    const rest = sample.slice(coldCount);
+    await Promise.all([0, 1, 2, 3].map(async (lane) => {
+      for (let i = lane; i < rest.length; i += 4) await capture(rest[i] ?? '');
+    }));
     times.sort((a, b) => a - b);
-    const size = Object.values(bodies[e.url] ?? {}).reduce((n, b) => n + b.length, 0) / sample.length;
+    const size = Object.values(byCustomer).reduce((n, b) => n + b.length, 0) / sample.length;
     cold.push(`  ${e.name}: first read p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms (${fmt(size)} bytes)`);
   }
-  say(`first reads, 1 connection, nothing cached (${((performance.now() - started) / 1000).toFixed(1)} s):`);
+  say(`first reads of ${coldCount} customers, 1 connection, nothing cached (all ${fmt(sampleSize)} read in ${((performance.now() - started) / 1000).toFixed(1)} s):`);
   for (const line of cold) say(line);
   const bodiesFile = path.join(dir, 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -211,14 +231,14 @@ async function main(): Promise<void> {
     line.startsWith('http') ? line.trim() : undefined,
   );
 
-  say('| endpoint | connections | afford req/s | p99 ms | bare Fastify req/s | p99 ms | ratio |');
-  say('|---|---|---|---|---|---|---|');
+  say('| endpoint | connections | afford req/s | p99 ms | bare Fastify req/s | p99 ms | ratio | server CPU per request, afford / bare |');
+  say('|---|---|---|---|---|---|---|---|');
   for (const connections of [10, 1]) {
     for (const e of ENDPOINTS) {
-      const ours = await load(serve.address, e.url, headers, sample, connections);
-      const base = await load(bare.address, e.url, {}, sample, connections);
+      const ours = await load(serve.child, serve.address, e.url, headers, sample, connections);
+      const base = await load(bare.child, bare.address, e.url, {}, sample, connections);
       const errors = ours.errors + base.errors ? ` (errors: afford ${ours.errors}, bare ${base.errors})` : '';
-      say(`| ${e.name} | ${connections} | ${fmt(ours.rps)} | ${ours.p99} | ${fmt(base.rps)} | ${base.p99} | ${(ours.rps / base.rps).toFixed(3)} |${errors}`);
+      say(`| ${e.name} | ${connections} | ${fmt(ours.rps)} | ${ours.p99} | ${fmt(base.rps)} | ${base.p99} | ${(ours.rps / base.rps).toFixed(3)} | ${fmt(ours.cpuMicros)} µs / ${fmt(base.cpuMicros)} µs |${errors}`);
     }
   }
   say(`peak RSS: afford serve ${fmt(peakRssMiB(serve.child.pid))} MiB, bare Fastify ${fmt(peakRssMiB(bare.child.pid))} MiB`);
