@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticate.js';
 import type { AuthContext, AuthLevel } from './auth/context.js';
-import { cachedRead } from './cache/cached-reads.js';
+import { cachedRead, type CachedRead } from './cache/cached-reads.js';
 import type { ReadCache } from './cache/read-cache.js';
 import type { Clock } from '../domain/clock.js';
 import { bodyLimitFor } from './limits.js';
@@ -75,6 +75,8 @@ export interface RouteDoc {
  */
 export class Router {
   readonly docs: RouteDoc[] = [];
+  /** Reads whose answer was not kept: the handler's result is, once it is known. */
+  private readonly pendingReads = new WeakMap<FastifyRequest, CachedRead>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -115,6 +117,11 @@ export class Router {
           request.log = request.log.child({ client_id: request.auth.clientId, customer_id: request.auth.customerId });
           reply.log = request.log;
         }
+        // A kept answer goes out at once, before the inputs are parsed again: it is keyed by the raw URL they came from.
+        const cached = this.reads && cachedRead(this.reads.cache, this.reads.clock, spec.operationId, request, reply);
+        if (cached?.hit) return reply.code(successStatus).send(cached.hit);
+        if (cached) this.pendingReads.set(request, cached);
+        return undefined;
       },
       handler: async (request, reply) => {
         const params = parse<P>(spec.params as P, request.params, 'params');
@@ -127,8 +134,7 @@ export class Router {
           request,
           reply,
         };
-        const cached = this.reads && cachedRead(this.reads.cache, this.reads.clock, spec.operationId, request.auth, input);
-        if (cached?.hit) return reply.code(successStatus).send(cached.hit);
+        const cached = this.pendingReads.get(request);
         const result = await spec.handler(input);
         reply.code(successStatus);
         return cached ? cached.keep(result) : result;

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext } from '../auth/context.js';
 import type { Clock } from '../../domain/clock.js';
 import { OP_ACCOUNTS_GET } from '../schemas/accounts.schemas.js';
 import { OP_AFFORDABILITY_REPORT_GET } from '../schemas/affordability.schemas.js';
@@ -35,13 +34,14 @@ export interface CachedRead {
 
 /**
  * Everything an answer depends on goes into its key: the operation, the
- * customer, the parsed path and query (any filter a route adds is covered),
- * the Accept header (the report is JSON or PDF by it) and the day (the
- * default ranges move with it).
+ * customer, the URL (its path and query are all a handler reads, so any
+ * filter a route adds is covered; only successful answers are kept, so an
+ * invalid query never matches), the Accept header (the report is JSON or PDF
+ * by it) and the day (the default ranges move with it).
  */
-function answerKey(operationId: string, scope: CacheScope, params: unknown, query: unknown, accept: string | undefined, day: string): string {
+function answerKey(operationId: string, scope: CacheScope, url: string, accept: string | undefined, day: string): string {
   // No Accept header means */* (RFC 9110), so the two share their answers.
-  return JSON.stringify([operationId, scope.clientId, scope.customerId, params ?? null, query ?? null, accept ?? '*/*', day]);
+  return `${operationId} ${day} ${JSON.stringify([scope.clientId, scope.customerId, url, accept ?? '*/*'])}`;
 }
 
 /**
@@ -49,17 +49,11 @@ function answerKey(operationId: string, scope: CacheScope, params: unknown, quer
  * not cached, or when the cache is off. A hit replays the bytes and headers
  * of the first answer exactly (same JSON as Fastify's own serialisation).
  */
-export function cachedRead(
-  cache: ReadCache,
-  clock: Clock,
-  operationId: string,
-  auth: AuthContext | null,
-  input: { params: unknown; query: unknown; request: FastifyRequest; reply: FastifyReply },
-): CachedRead | undefined {
+export function cachedRead(cache: ReadCache, clock: Clock, operationId: string, request: FastifyRequest, reply: FastifyReply): CachedRead | undefined {
+  const auth = request.auth;
   if (!cache.enabled || !CACHED_OPERATIONS.has(operationId) || !auth?.customerId) return undefined;
   const scope: CacheScope = { clientId: auth.clientId, customerId: auth.customerId };
-  const key = answerKey(operationId, scope, input.params, input.query, input.request.headers.accept, clock().toISOString().slice(0, 10));
-  const { reply } = input;
+  const key = answerKey(operationId, scope, request.url, request.headers.accept, clock().toISOString().slice(0, 10));
   const hit = cache.answer(key);
   if (hit) {
     for (const [name, value] of hit.headers) reply.header(name, value);
