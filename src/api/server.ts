@@ -101,7 +101,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
 
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
   // Every committed write that changes customers' answers announces itself; the cache listens from here on.
-  const cache = new ReadCache(deps.config.AFFORD_READ_CACHE_MB * 1024 * 1024);
+  const cache = new ReadCache(deps.config.AFFORD_READ_CACHE_MB * 1024 * 1024, () => deps.store.isOpen);
   const stopListening = onDataChange(deps.store, (change) => cache.invalidate(change));
   app.addHook('onClose', async () => stopListening());
   const clock = deps.clock ?? systemClock;

@@ -53,7 +53,8 @@ export class ReadCache {
   private readonly answers: LRUCache<string, Stamped<CachedAnswer>> | undefined;
   private readonly records: LRUCache<string, Stamped<unknown>> | undefined;
 
-  constructor(maxBytes: number) {
+  /** `available` says whether answers may be served at all (not once the store has closed: the service is stopping). */
+  constructor(maxBytes: number, private readonly available: () => boolean = () => true) {
     this.customerMarks = new LRUCache<string, number>({
       max: CUSTOMER_MARKS,
       dispose: (mark, _key, reason) => {
@@ -78,7 +79,7 @@ export class ReadCache {
   }
 
   answer(key: string): CachedAnswer | undefined {
-    return this.fresh(this.answers, key);
+    return this.available() ? this.fresh(this.answers, key) : undefined;
   }
 
   keepAnswer(key: string, scope: CacheScope, readFrom: number, answer: CachedAnswer): void {
@@ -86,7 +87,7 @@ export class ReadCache {
   }
 
   record<T>(key: string): T | undefined {
-    return this.fresh(this.records, key) as T | undefined;
+    return this.available() ? (this.fresh(this.records, key) as T | undefined) : undefined;
   }
 
   keepRecord<T>(key: string, scope: CacheScope, readFrom: number, value: T): void {
