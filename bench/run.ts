@@ -27,7 +27,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'reads.ts']) {
   process.stdout.write(`\n== ${bench}\n`);
-  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', ...readsArgs] : [];
+  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : [];
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench), ...args], { stdio: 'inherit' });
   if (result.status !== 0) process.exitCode = 1;
 }
