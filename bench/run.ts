@@ -1,15 +1,33 @@
 /**
  * Runs every benchmark in turn; each prints its own ratios against same-run
  * baselines. Arguments go to the file ingest bench, for example
- * `npm run bench -- --growth-customers 4000` for the full-size growth run.
+ * `npm run bench -- --growth-customers 4000` for the full-size growth run;
+ * those that start with --reads- go to the reads bench without the prefix,
+ * for example `npm run bench -- --reads-transactions 10000000`.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'shards.ts']) {
+const ingestArgs: string[] = [];
+const readsArgs: string[] = [];
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const arg = argv[i] ?? '';
+  if (!arg.startsWith('--reads-')) {
+    ingestArgs.push(arg);
+    continue;
+  }
+  readsArgs.push(arg.replace('--reads-', '--'));
+  const value = argv[i + 1];
+  if (value !== undefined && !value.startsWith('--')) {
+    readsArgs.push(value);
+    i += 1;
+  }
+}
+for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'reads.ts', 'shards.ts']) {
   process.stdout.write(`\n== ${bench}\n`);
-  const args = bench === 'ingest-file.ts' ? process.argv.slice(2) : [];
+  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : [];
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench), ...args], { stdio: 'inherit' });
   if (result.status !== 0) process.exitCode = 1;
 }

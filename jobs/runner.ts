@@ -1,3 +1,4 @@
+import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
 import type { Job, JobContext } from './job.js';
 
@@ -25,6 +26,8 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
       results[step.name] = 'sql' in step
         ? await ctx.store.write((conn) => runScriptWithResult(conn, `jobs/${step.sql}`))
         : await step.run(ctx);
+      // A step may rewrite any customer's figures (the rebuild replaces them all): cached answers go.
+      announceDataChange(ctx.store, { kind: 'everything' });
       log.info({ step: step.name, ms: Date.now() - stepStarted }, 'job step done');
     }
     if (job.verdict) {

@@ -14,6 +14,7 @@ interface Setting {
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '1GB', description: "most memory DuckDB may use for its caches (DuckDB's memory_limit), so memory stays flat however large the data" },
+  { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
   { name: 'AFFORD_LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent' },
@@ -59,6 +60,7 @@ const shardString = z
 const envSchema = z.object({
   AFFORD_DB: z.string().min(1),
   AFFORD_DB_MEMORY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB'),
+  AFFORD_READ_CACHE_MB: intString(0, 65_536),
   AFFORD_HOST: z.string().min(1),
   AFFORD_PORT: intString(0, 65535),
   AFFORD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

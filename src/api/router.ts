@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { z } from 'zod';
 import type { Authenticator } from './auth/authenticate.js';
 import type { AuthContext, AuthLevel } from './auth/context.js';
+import { cachedRead, type CachedRead } from './cache/cached-reads.js';
+import type { ReadCache } from './cache/read-cache.js';
+import type { Clock } from '../domain/clock.js';
 import { bodyLimitFor } from './limits.js';
 import { parseOrThrow } from './validation.js';
 
@@ -75,10 +78,14 @@ export interface RouteDoc {
  */
 export class Router {
   readonly docs: RouteDoc[] = [];
+  /** Reads whose answer was not kept: the handler's result is, once it is known. */
+  private readonly pendingReads = new WeakMap<FastifyRequest, CachedRead>();
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly authenticate: Authenticator,
+    /** Customer reads' answers, kept until a write changes them (cache/read-cache.ts); none in a router without it. */
+    private readonly reads?: { cache: ReadCache; clock: Clock },
   ) {}
 
   add<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, R extends z.ZodType = z.ZodType>(
@@ -114,6 +121,11 @@ export class Router {
           request.log = request.log.child({ client_id: request.auth.clientId, customer_id: request.auth.customerId });
           reply.log = request.log;
         }
+        // A kept answer goes out at once, before the inputs are parsed again: it is keyed by the raw URL they came from.
+        const cached = this.reads && cachedRead(this.reads.cache, this.reads.clock, spec.operationId, request, reply);
+        if (cached?.hit) return reply.code(successStatus).send(cached.hit);
+        if (cached) this.pendingReads.set(request, cached);
+        return undefined;
       },
       handler: async (request, reply) => {
         const params = parse<P>(spec.params as P, request.params, 'params');
@@ -126,11 +138,12 @@ export class Router {
           request,
           reply,
         };
+        const cached = this.pendingReads.get(request);
         const result = await spec.handler(input);
         // 204 No Content: the reference's answer to a replace or a delete, with no body at all.
         if (successStatus === 204) return reply.code(204).send();
         reply.code(successStatus);
-        return result;
+        return cached ? cached.keep(result) : result;
       },
     });
   }

@@ -36,6 +36,9 @@ import type { IngestionService } from '../tasks/ingestion.js';
 import type { RefreshService } from '../tasks/refresh.js';
 import type { WebhookSigningKeys } from '../webhooks/signing-keys.js';
 import { createServices, type ApiServices } from './services/index.js';
+import { ReadCache } from './cache/read-cache.js';
+import { onDataChange } from '../db/data-changes.js';
+import { systemClock } from '../domain/clock.js';
 
 export interface ApiDeps {
   store: Store;
@@ -121,9 +124,14 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   }
 
   const tokens = new TokenService(await resolveSigningSecret(deps.config, deps.store));
-  const services = createServices(deps.store, tokens, deps.clock);
+  // Every committed write that changes customers' answers announces itself; the cache listens from here on.
+  const cache = new ReadCache(deps.config.AFFORD_READ_CACHE_MB * 1024 * 1024, () => deps.store.isOpen);
+  const stopListening = onDataChange(deps.store, (change) => cache.invalidate(change));
+  app.addHook('onClose', async () => stopListening());
+  const clock = deps.clock ?? systemClock;
+  const services = createServices(deps.store, tokens, clock, cache);
   await services.buckets.installBuiltIns();
-  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers));
+  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers), { cache, clock });
 
   const isStartedUp = deps.isStartedUp ?? (() => true);
   healthRoutes(router, () => services.health.ping(), () => isReady() && isStartedUp());

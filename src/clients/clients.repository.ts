@@ -1,3 +1,4 @@
+import { announceDataChange } from '../db/data-changes.js';
 import type { Store } from '../db/store.js';
 import { queryFile } from '../db/script.js';
 import { clientStateWriter } from '../db/client-state.js';
@@ -56,7 +57,7 @@ export class ClientsRepository {
       await shared.write({ kind: 'api-client', id: clientId, value });
       return true;
     }
-    return this.store.write(async (conn) => {
+    const replaced = await this.store.write(async (conn) => {
       const existing = await queryFile<ClientRow>(conn, 'queries/api/get-client', { client_id: clientId }, CLIENT_SECRET_COLUMNS);
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-client-secret', { client_id: clientId, name, secret_hash: secretHash });
@@ -64,6 +65,9 @@ export class ClientsRepository {
       await queryFile(conn, 'queries/api/record-secret-rotation', { client_id: clientId });
       return true;
     });
+    // The API keeps clients' token generations in memory: this one must be read again.
+    if (replaced) announceDataChange(this.store, { kind: 'clients', clientIds: [clientId] });
+    return replaced;
   }
 
   async getClient(clientId: string): Promise<ApiClientWithHash | undefined> {

@@ -41,6 +41,11 @@ export class Store {
     return new Store(dbPath, instance, writer, logger);
   }
 
+  /** False once close() has begun: nothing read from the store may be served any more. */
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
   /** Runs `fn` inside one transaction on the writer connection, after every earlier write. */
   write<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {

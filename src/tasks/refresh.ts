@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { announceDataChange } from '../db/data-changes.js';
 import { queryFile, runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import type { Logger } from '../logger.js';
@@ -184,6 +185,8 @@ export class RefreshService {
       return { customer_id: task.customerId, client_id: task.clientId, status, has_new: hasNew, deliveries: queued.length };
     });
     if (!finished) return;
+    // The customer's totals were re-materialised: cached answers of theirs go.
+    announceDataChange(this.deps.store, { kind: 'customers', customers: [{ clientId: finished.client_id, customerId: finished.customer_id }] });
     this.log.info({ task_id: taskId, ...finished, result }, 'refresh finished');
     this.deps.onEnqueued?.();
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -28,8 +29,13 @@ export interface VerifiedToken {
  * by each secret rotation), `exp` ends them. Nothing else is in them, so a
  * leaked token names no customer.
  */
+/** Tokens already checked, kept at most: a lender's system reuses one token for an hour of calls. */
+const VERIFIED_TOKENS = 10_000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  /** A signature checked once stays good; only the expiry is checked again, at each use. */
+  private readonly verified = new LRUCache<string, { token: VerifiedToken; exp: number }>({ max: VERIFIED_TOKENS });
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -50,13 +56,19 @@ export class TokenService {
    * caller to check against the store.
    */
   async verify(token: string, use: TokenUse): Promise<VerifiedToken | undefined> {
+    const key = `${use} ${token}`;
+    const kept = this.verified.get(key);
+    // jose's rule: a token is expired from its exp on.
+    if (kept) return Date.now() / 1000 < kept.exp ? kept.token : undefined;
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
       if (payload['use'] !== use || typeof payload.sub !== 'string' || payload.sub === '') return undefined;
       // Tokens issued before generations existed carry none: they belong to generation 0.
       const gen = payload['gen'] ?? 0;
       if (typeof gen !== 'number' || !Number.isInteger(gen)) return undefined;
-      return { clientId: payload.sub, generation: gen };
+      const verified = { clientId: payload.sub, generation: gen };
+      if (typeof payload.exp === 'number') this.verified.set(key, { token: verified, exp: payload.exp });
+      return verified;
     } catch {
       return undefined;
     }

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { storedBucketDefinitionSchema, criterionRows, type BucketDefinitionBody } from '../../domain/buckets.js';
 import { dbFromIso, isoFromDb } from '../../domain/timestamps.js';
 import { clientStateWriter } from '../../db/client-state.js';
+import { announceDataChange } from '../../db/data-changes.js';
 import { queryFile, runScript } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { Columns } from '../../db/rows.js';
@@ -69,6 +70,7 @@ export class BucketDefinitionsRepository {
       await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
     });
+    this.changed(clientId);
   }
 
   /** Replaces the definition and its criteria; false when the client has no such definition. */
@@ -81,7 +83,7 @@ export class BucketDefinitionsRepository {
       await shared.write({ kind: 'bucket-definition', id: bucketId, value });
       return true;
     }
-    return this.store.write(async (conn) => {
+    const replaced = await this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/update-bucket-definition', definitionParams(bucketId, clientId, body, now));
@@ -89,6 +91,8 @@ export class BucketDefinitionsRepository {
       await insertCriteria(conn, bucketId, body);
       return true;
     });
+    this.changed(clientId);
+    return replaced;
   }
 
   async remove(bucketId: string, clientId: string): Promise<boolean> {
@@ -98,13 +102,20 @@ export class BucketDefinitionsRepository {
       await shared.write({ kind: 'bucket-definition', id: bucketId, value: null });
       return true;
     }
-    return this.store.write(async (conn) => {
+    const removed = await this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       if (existing.length === 0) return false;
       await queryFile(conn, 'queries/api/delete-bucket-definition', { bucket_id: bucketId, client_id: clientId });
       await queryFile(conn, 'queries/api/delete-bucket-criteria', { bucket_id: bucketId });
       return true;
     });
+    this.changed(clientId);
+    return removed;
+  }
+
+  /** After a commit: every answer of the client's customers that used its definitions is read again. */
+  private changed(clientId: string): void {
+    announceDataChange(this.store, { kind: 'clients', clientIds: [clientId] });
   }
 
   async get(bucketId: string, clientId: string): Promise<StoredDefinition | undefined> {

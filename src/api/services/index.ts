@@ -1,11 +1,13 @@
-import { ClientsRepository } from '../../clients/clients.repository.js';
+import type { ClientsRepository } from '../../clients/clients.repository.js';
+import { CachedClientsRepository, CachedCustomersRepository } from '../cache/cached-lookups.js';
+import { ReadCache } from '../cache/read-cache.js';
 import type { Store } from '../../db/store.js';
 import { systemClock, type Clock } from '../../domain/clock.js';
 import type { TokenService } from '../auth/tokens.js';
 import { AccountsRepository } from '../repositories/accounts.repository.js';
 import { BucketDefinitionsRepository } from '../repositories/bucket-definitions.repository.js';
 import { CustomerApplicationsRepository } from '../repositories/customer-applications.repository.js';
-import { CustomersRepository } from '../repositories/customers.repository.js';
+import type { CustomersRepository } from '../repositories/customers.repository.js';
 import { HealthRepository } from '../repositories/health.repository.js';
 import { MonthlyTotalsRepository } from '../repositories/monthly-totals.repository.js';
 import { TransactionsRepository } from '../repositories/transactions.repository.js';
@@ -35,14 +37,17 @@ export interface ApiServices {
   affordability: AffordabilityService;
 }
 
-/** `clock` is what "now" means for the default month ranges; tests pin it. */
-export function createServices(store: Store, tokens: TokenService, clock: Clock = systemClock): ApiServices {
+/**
+ * `clock` is what "now" means for the default month ranges; tests pin it.
+ * `cache` keeps the clients and customers every call looks up (off unless given).
+ */
+export function createServices(store: Store, tokens: TokenService, clock: Clock = systemClock, cache: ReadCache = new ReadCache(0)): ApiServices {
   const monthlyTotals = new MonthlyTotalsRepository(store);
   const buckets = new BucketsService(new BucketDefinitionsRepository(store));
-  const clients = new ClientsRepository(store);
+  const clients = new CachedClientsRepository(store, cache);
   return {
     clients,
-    customers: new CustomersRepository(store),
+    customers: new CachedCustomersRepository(store, cache),
     health: new HealthRepository(store),
     oauth: new OAuthService(clients, tokens),
     buckets,

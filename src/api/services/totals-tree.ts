@@ -1,5 +1,6 @@
 import { monthCount, type MonthRange } from '../../domain/months.js';
-import { money, monthlyAverage, sumAmounts, type Money } from '../../domain/money.js';
+import { sumMinorUnits } from '../../domain/minor-units.js';
+import { monthlyAverage, type Money } from '../../domain/money.js';
 import { transactionsLink, type Direction } from '../../domain/transactions-link.js';
 import type { TotalsCell } from '../repositories/monthly-totals.repository.js';
 import type { GroupLevel } from '../schemas/bucket-totals.schemas.js';
@@ -53,10 +54,11 @@ function inScope(cell: TotalsCell, scope: Scope): boolean {
 
 function directionTotals(cells: readonly TotalsCell[], direction: Direction, months: number, link: string, currency: string): DirectionTotals {
   const mine = cells.filter((c) => c.direction === direction);
-  const total = sumAmounts(mine.map((c) => c.total));
+  // Sums in exact integers (pence); decimal.js only for the average's one division, half-up.
+  const total = sumMinorUnits(mine.map((c) => c.total));
   return {
-    total: money(total, currency),
-    monthly_average: money(monthlyAverage(total, months), currency),
+    total: { value: total, currency },
+    monthly_average: { value: monthlyAverage(total, months), currency },
     transaction_count: mine.reduce((n, c) => n + c.transaction_count, 0),
     _links: { transactions: link },
   };
