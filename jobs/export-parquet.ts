@@ -11,11 +11,24 @@ export { SNAPSHOT_FILE };
  * Exports for data teams, who cannot open the DuckDB file while the service
  * writes it: transactions, monthly totals and affordability reports as
  * Parquet partitioned by month (hive style, month=YYYY-MM), from one read
- * transaction, and beside them a snapshot DuckDB file of the data tables
+ * transaction, a month at a time, and beside them a snapshot DuckDB file of the data tables
  * (never the credentials: see sql/jobs/export-parquet/copy-snapshot.sql).
  */
 
 export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports'] as const;
+type ExportedTable = (typeof EXPORTED_TABLES)[number];
+
+/**
+ * Each table is written one month at a time, a Parquet file per hive
+ * partition: a COPY ... PARTITION_BY keeps a writer and its row group in
+ * memory for every month at once, so its memory grew with the months the
+ * store spans (and a month of reports, some 20 KB each, went in one piece).
+ */
+const COPY_MONTH: Record<ExportedTable, string> = {
+  transactions: 'jobs/export-parquet/copy-transactions-month',
+  monthly_category_totals: 'jobs/export-parquet/copy-monthly-totals-month',
+  affordability_reports: 'jobs/export-parquet/copy-reports-month',
+};
 
 async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
@@ -42,11 +55,17 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
   try {
     // One snapshot: the three exports show the same moment.
     const counts = await readSnapshot(ctx.store, async (conn) => {
-      await runScript(conn, 'jobs/export-parquet/copy-tables', {
-        transactions_dir: target('transactions'),
-        monthly_totals_dir: target('monthly_category_totals'),
-        reports_dir: target('affordability_reports'),
-      });
+      const months = await queryFile<{ table_name: ExportedTable; month: string }>(conn, 'jobs/export-parquet/export-months', {}, { table_name: 'text', month: 'text' });
+      await runScript(conn, 'jobs/export-parquet/begin-unordered');
+      try {
+        for (const { table_name: table, month } of months) {
+          const folder = path.join(target(table), `month=${month}`);
+          await mkdir(folder, { recursive: true });
+          await runScript(conn, COPY_MONTH[table], { month, file: path.join(folder, 'data_0.parquet') });
+        }
+      } finally {
+        await runScript(conn, 'jobs/export-parquet/end-unordered');
+      }
       return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
     });
     // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
