@@ -13,7 +13,7 @@ interface Setting {
 
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
-  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '1GB', description: "most memory DuckDB may use for its caches (DuckDB's memory_limit), so memory stays flat however large the data" },
+  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
   { name: 'AFFORD_LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent' },
@@ -31,6 +31,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_KAFKA_BATCH_WAIT_MS', default: '100', description: 'longest a Kafka message waits for others to join its DuckDB transaction' },
   { name: 'AFFORD_KAFKA_SESSION_TIMEOUT_MS', default: '30000', description: 'Kafka consumer session timeout: how soon the group notices a dead worker' },
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
+  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job: each slice is read, assembled and stored before the next, so its memory does not grow with the number of customers' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
   { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
   { name: 'AFFORD_TOKEN_SECRET', description: 'key (at least 32 characters) that signs API access tokens; unset means one generated once and kept in the DB' },
@@ -74,6 +75,7 @@ const envSchema = z.object({
   AFFORD_KAFKA_BATCH_WAIT_MS: intString(0, 60_000),
   AFFORD_KAFKA_SESSION_TIMEOUT_MS: intString(3000, 600_000),
   AFFORD_SHARD: shardString,
+  AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_EXPORT_DIR: z.string().min(1),
   AFFORD_REPORTS_DIR: z.string().min(1).optional(),
   AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
