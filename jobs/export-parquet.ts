@@ -1,6 +1,6 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readSnapshot } from '../src/db/read-snapshot.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile, runScript } from '../src/db/script.js';
 import { SNAPSHOT_FILE, writeSnapshot } from './export-snapshot.js';
 import type { Job, JobContext } from './job.js';
@@ -46,6 +46,16 @@ async function removeStaleStaging(dir: string): Promise<void> {
   }
 }
 
+/** One read transaction on `conn`, rolled back afterwards whatever happens: nothing is written. */
+async function inSnapshot<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    return await fn();
+  } finally {
+    await conn.run('ROLLBACK');
+  }
+}
+
 async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> {
   const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
   await removeStaleStaging(dir);
@@ -53,20 +63,25 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
   await mkdir(staging, { recursive: true });
   const target = (table: string) => path.join(staging, table);
   try {
-    // One snapshot: the three exports show the same moment.
-    const counts = await readSnapshot(ctx.store, async (conn) => {
-      const months = await queryFile<{ table_name: ExportedTable; month: string }>(conn, 'jobs/export-parquet/export-months', {}, { table_name: 'text', month: 'text' });
+    // One snapshot: the three exports show the same moment. The session
+    // setting goes on before the read transaction and comes off after it,
+    // so that a failed COPY (which aborts the transaction) cannot leave it on
+    // the pooled reader connection.
+    const counts = await ctx.store.read(async (conn) => {
       await runScript(conn, 'jobs/export-parquet/begin-unordered');
       try {
-        for (const { table_name: table, month } of months) {
-          const folder = path.join(target(table), `month=${month}`);
-          await mkdir(folder, { recursive: true });
-          await runScript(conn, COPY_MONTH[table], { month, file: path.join(folder, 'data_0.parquet') });
-        }
+        return await inSnapshot(conn, async () => {
+          const months = await queryFile<{ table_name: ExportedTable; month: string }>(conn, 'jobs/export-parquet/export-months', {}, { table_name: 'text', month: 'text' });
+          for (const { table_name: table, month } of months) {
+            const folder = path.join(target(table), `month=${month}`);
+            await mkdir(folder, { recursive: true });
+            await runScript(conn, COPY_MONTH[table], { month, file: path.join(folder, 'data_0.parquet') });
+          }
+          return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
+        });
       } finally {
         await runScript(conn, 'jobs/export-parquet/end-unordered');
       }
-      return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number' }))[0] ?? {};
     });
     // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
     for (const table of EXPORTED_TABLES) {
