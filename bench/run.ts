@@ -4,6 +4,7 @@
  * `npm run bench -- --growth-customers 4000` for the full-size growth run;
  * those that start with --reads- go to the reads bench without the prefix,
  * for example `npm run bench -- --reads-transactions 10000000`.
+ * `--memory-customers 2000,4000` gives the memory bench its full size.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -12,6 +13,8 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const ingestArgs: string[] = [];
 const readsArgs: string[] = [];
 const argv = process.argv.slice(2);
+const memoryAt = argv.indexOf('--memory-customers');
+const memoryArgs = memoryAt >= 0 ? ['--customers', argv.splice(memoryAt, 2)[1] ?? ''] : [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i] ?? '';
   if (!arg.startsWith('--reads-')) {
@@ -25,9 +28,9 @@ for (let i = 0; i < argv.length; i++) {
     i += 1;
   }
 }
-for (const bench of ['ingest-file.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'reads.ts', 'shards.ts']) {
+for (const bench of ['ingest-file.ts', 'memory.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'reads.ts', 'shards.ts']) {
   process.stdout.write(`\n== ${bench}\n`);
-  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : [];
+  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : bench === 'memory.ts' ? memoryArgs : [];
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench), ...args], { stdio: 'inherit' });
   if (result.status !== 0) process.exitCode = 1;
 }

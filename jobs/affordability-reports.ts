@@ -12,7 +12,7 @@ import type { Job, JobContext } from './job.js';
 
 /**
  * The nightly affordability reports: every customer, the last 3, 6 and 12
- * complete months. Customers go in chunks of hundreds: one set-based SQL
+ * complete months. Customers go in chunks (AFFORD_JOBS_SLICE_CUSTOMERS): one set-based SQL
  * pass reads the figures of a whole chunk for all three ranges; assembling,
  * storing and (with AFFORD_REPORTS_DIR) rendering PDFs follow. A customer
  * whose report fails is logged and counted, and the run goes on.
@@ -26,11 +26,9 @@ export interface AffordabilityJobOptions {
   beforeCustomer?: (customerId: string) => void | Promise<void>;
   /** The clock that picks the ranges; tests fix it. */
   now?: () => Date;
-  /** Customers per set-based pass (default 500). */
+  /** Customers per set-based pass (default AFFORD_JOBS_SLICE_CUSTOMERS). */
   chunkSize?: number;
 }
-
-const DEFAULT_CHUNK_SIZE = 500;
 
 /**
  * Where a customer's PDF goes: one folder per client, since two clients may
@@ -190,7 +188,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     ms: { query: 0, assemble: 0, store: 0, pdf: 0 },
   };
   const customers = await listCustomers(ctx.store);
-  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const chunkSize = options.chunkSize ?? ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS;
   for (let i = 0; i < customers.length; i += chunkSize) {
     await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
     ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readSnapshot } from '../src/db/read-snapshot.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile, runScript } from '../src/db/script.js';
 import { SNAPSHOT_FILE, writeSnapshot } from './export-snapshot.js';
 import type { Job, JobContext } from './job.js';
@@ -11,11 +11,25 @@ export { SNAPSHOT_FILE };
  * Exports for data teams, who cannot open the DuckDB file while the service
  * writes it: transactions, monthly totals, affordability reports and their insights as
  * Parquet partitioned by month (hive style, month=YYYY-MM), from one read
- * transaction, and beside them a snapshot DuckDB file of the data tables
+ * transaction, a month at a time, and beside them a snapshot DuckDB file of the data tables
  * (never the credentials: see sql/jobs/export-parquet/copy-snapshot.sql).
  */
 
 export const EXPORTED_TABLES = ['transactions', 'monthly_category_totals', 'affordability_reports', 'affordability_insights'] as const;
+type ExportedTable = (typeof EXPORTED_TABLES)[number];
+
+/**
+ * Each table is written one month at a time, a Parquet file per hive
+ * partition: a COPY ... PARTITION_BY keeps a writer and its row group in
+ * memory for every month at once, so its memory grew with the months the
+ * store spans (and a month of reports, some 20 KB each, went in one piece).
+ */
+const COPY_MONTH: Record<ExportedTable, string> = {
+  transactions: 'jobs/export-parquet/copy-transactions-month',
+  monthly_category_totals: 'jobs/export-parquet/copy-monthly-totals-month',
+  affordability_reports: 'jobs/export-parquet/copy-reports-month',
+  affordability_insights: 'jobs/export-parquet/copy-insights-month',
+};
 
 async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
@@ -33,6 +47,16 @@ async function removeStaleStaging(dir: string): Promise<void> {
   }
 }
 
+/** One read transaction on `conn`, rolled back afterwards whatever happens: nothing is written. */
+async function inSnapshot<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    return await fn();
+  } finally {
+    await conn.run('ROLLBACK');
+  }
+}
+
 async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> {
   const dir = path.resolve(ctx.config.AFFORD_EXPORT_DIR);
   await removeStaleStaging(dir);
@@ -40,15 +64,25 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
   await mkdir(staging, { recursive: true });
   const target = (table: string) => path.join(staging, table);
   try {
-    // One snapshot: the three exports show the same moment.
-    const counts = await readSnapshot(ctx.store, async (conn) => {
-      await runScript(conn, 'jobs/export-parquet/copy-tables', {
-        transactions_dir: target('transactions'),
-        monthly_totals_dir: target('monthly_category_totals'),
-        reports_dir: target('affordability_reports'),
-        insights_dir: target('affordability_insights'),
-      });
-      return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number', affordability_insights: 'number' }))[0] ?? {};
+    // One snapshot: the four exports show the same moment. The session
+    // setting goes on before the read transaction and comes off after it,
+    // so that a failed COPY (which aborts the transaction) cannot leave it on
+    // the pooled reader connection.
+    const counts = await ctx.store.read(async (conn) => {
+      await runScript(conn, 'jobs/export-parquet/begin-unordered');
+      try {
+        return await inSnapshot(conn, async () => {
+          const months = await queryFile<{ table_name: ExportedTable; month: string }>(conn, 'jobs/export-parquet/export-months', {}, { table_name: 'text', month: 'text' });
+          for (const { table_name: table, month } of months) {
+            const folder = path.join(target(table), `month=${month}`);
+            await mkdir(folder, { recursive: true });
+            await runScript(conn, COPY_MONTH[table], { month, file: path.join(folder, 'data_0.parquet') });
+          }
+          return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number', affordability_insights: 'number' }))[0] ?? {};
+        });
+      } finally {
+        await runScript(conn, 'jobs/export-parquet/end-unordered');
+      }
     });
     // Swap each table's folder in with two renames, so readers see the old export or the new one, never a mix of files.
     for (const table of EXPORTED_TABLES) {

@@ -13,7 +13,7 @@ interface Setting {
 
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
-  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '1GB', description: "most memory DuckDB may use for its caches (DuckDB's memory_limit), so memory stays flat however large the data" },
+  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
@@ -34,6 +34,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_CLIENT_STATE_TOPIC', description: 'compacted Kafka topic that carries API clients, bucket definitions and webhook subscriptions to every shard; unset means they live in this DuckDB file only' },
   { name: 'AFFORD_CLIENT_STATE_WAIT_MS', default: '10000', description: 'with AFFORD_CLIENT_STATE_TOPIC: longest a call waits for this shard to apply that topic up to its end before answering 503' },
+  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job: each slice is read, assembled and stored before the next, so its memory does not grow with the number of customers' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
   { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
   { name: 'AFFORD_TOKEN_SECRET', description: 'key (at least 32 characters) that signs API access tokens; unset means one generated once and kept in the DB' },
@@ -80,6 +81,7 @@ const envSchema = z.object({
   AFFORD_SHARD: shardString,
   AFFORD_CLIENT_STATE_TOPIC: z.string().min(1).optional(),
   AFFORD_CLIENT_STATE_WAIT_MS: intString(1, 600_000),
+  AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_EXPORT_DIR: z.string().min(1),
   AFFORD_REPORTS_DIR: z.string().min(1).optional(),
   AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -12,6 +12,19 @@ import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 process.env.TZ = 'UTC';
 
 /**
+ * What keeps the process's memory flat beside DuckDB's memory_limit, which
+ * bounds only DuckDB's own buffers: this DuckDB build allocates through
+ * glibc malloc, which keeps what is freed for reuse; DuckDB gives it back to
+ * the system (flushes its allocator) once a task's peak or one bulk free
+ * passes these thresholds, 128 MiB and 512 MiB by default, which left
+ * hundreds of MB resident.
+ */
+const MEMORY_SETTINGS: Readonly<Record<string, string>> = {
+  allocator_flush_threshold: '16MB',
+  allocator_bulk_deallocation_flush_threshold: '16MB',
+};
+
+/**
  * One DuckDB file, one writer. Every write goes through `write`, which runs
  * its callback in a transaction on the single writer connection, one at a
  * time. Reads use their own connections and see committed snapshots.
@@ -28,10 +41,10 @@ export class Store {
     readonly logger: Logger,
   ) {}
 
-  /** `memoryLimit` caps DuckDB's caches (for example '1GB'); unset, DuckDB takes most of the machine's memory. */
+  /** `memoryLimit` caps DuckDB's caches (for example '256MB'); unset, DuckDB takes most of the machine's memory. */
   static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string } = {}): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-    const settings = options.memoryLimit ? { memory_limit: options.memoryLimit } : undefined;
+    const settings = { ...MEMORY_SETTINGS, ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}) };
     const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
       // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
       throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;

@@ -1,0 +1,8 @@
+-- One month of transactions as one Parquet file of a hive partition
+-- (month=YYYY-MM/, the month column left to the folder name, as
+-- PARTITION_BY writes it). A month at a time, so the writer's buffers stay
+-- the same size however many months the store spans.
+-- Parameters: $month (YYYY-MM), $file.
+COPY (
+    SELECT * EXCLUDE (month) FROM transactions WHERE month = strptime($month, '%Y-%m')::DATE
+) TO $file (FORMAT parquet, COMPRESSION zstd);
