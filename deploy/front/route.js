@@ -92,6 +92,7 @@ function ingestUpstream(r, body) {
   var entries;
   try {
     entries = JSON.parse(body);
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- plain ES5 (see the top): a catch has its binding
   } catch (e) {
     return 'afford_any';
   }
