@@ -76,6 +76,8 @@ describe('the front routes a customer as the Kafka producer partitions it', () =
     expect(conf).toContain('upstream afford_shard_2 {');
     expect(conf).toContain('js_var $afford_shards 3;');
     expect(conf).toContain('js_var $afford_partitions 6;');
-    expect(conf.match(/server 127\.0\.0\.1:\d;/g)).toHaveLength(6);
+    expect(conf.match(/server 127\.0\.0\.1:\d;/g)).toHaveLength(3);
+    // Every shard stays in afford_any after a failure: a call asked of each shard in turn must reach them all.
+    expect(conf.match(/server 127\.0\.0\.1:\d max_fails=0;/g)).toHaveLength(3);
   });
 });
