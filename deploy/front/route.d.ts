@@ -9,6 +9,7 @@ declare const route: {
   partitionOf(customerId: string, partitions: number): number;
   shardOf(customerId: string, partitions: number, shards: number): number;
   upstream(r: NginxRequest): string;
+  ingestUpstream(r: NginxRequest, body: string | undefined): string;
 };
 
 export default route;

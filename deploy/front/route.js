@@ -57,19 +57,59 @@ function positive(text, name) {
   return n;
 }
 
-/**
- * nginx: js_set $afford_upstream route.upstream. A call with X-Customer-ID
- * goes to the upstream afford_shard_<k>; any other call (the token, bucket
- * definitions, categories) to afford_any, which holds every shard. The
- * partition and shard counts come from the variables $afford_partitions and
- * $afford_shards (js_var in the configuration).
- */
-function upstream(r) {
-  var customer = r.headersIn['X-Customer-ID'];
+function shardUpstream(r, customer) {
   if (customer === undefined || customer === '') return 'afford_any';
   var partitions = positive(r.variables.afford_partitions, 'afford_partitions');
   var shards = positive(r.variables.afford_shards, 'afford_shards');
   return 'afford_shard_' + shardOf(customer, partitions, shards);
 }
 
-export default { murmur2: murmur2, partitionOf: partitionOf, shardOf: shardOf, upstream: upstream };
+/**
+ * nginx: js_set $afford_upstream route.upstream. A call that names a
+ * customer (X-Customer-ID, or X-Customer-Idempotent-Identifier, which afford
+ * accepts in its stead) goes to the upstream afford_shard_<k>; any other
+ * call (the token, bucket definitions, categories) to afford_any, which
+ * holds every shard. The partition and shard counts come from the variables
+ * $afford_partitions and $afford_shards (js_var in the configuration).
+ */
+function upstream(r) {
+  var customer = r.headersIn['X-Customer-ID'];
+  if (customer === undefined || customer === '') customer = r.headersIn['X-Customer-Idempotent-Identifier'];
+  return shardUpstream(r, customer);
+}
+
+/**
+ * The upstream of a first-party ingestion (POST /v2/ingest/transactions),
+ * whose body names its customers and whose headers need not: the customer
+ * header when there is one, else the body's first customer. The shard
+ * refuses a request naming customers of another shard, so what matters is
+ * only that a request of one shard's customers reaches that shard. A body
+ * that is not such JSON goes to any shard, which answers why.
+ */
+function ingestUpstream(r, body) {
+  var named = upstream(r);
+  if (named !== 'afford_any') return named;
+  var entries;
+  try {
+    entries = JSON.parse(body);
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- plain ES5 (see the top): a catch has its binding
+  } catch (e) {
+    return 'afford_any';
+  }
+  var first = Array.isArray(entries) && entries.length > 0 ? entries[0] : undefined;
+  if (first === null || typeof first !== 'object') return 'afford_any';
+  var customer = typeof first.customer_id === 'string' ? first.customer_id : first.customer_idempotent_identifier;
+  return typeof customer === 'string' ? shardUpstream(r, customer) : 'afford_any';
+}
+
+/**
+ * nginx: js_content route.ingest. Reads the body (held in memory: see
+ * client_body_buffer_size), sets $afford_ingest_upstream and hands the
+ * request, body and all, to the location @ingest that proxies it there.
+ */
+function ingest(r) {
+  r.variables.afford_ingest_upstream = ingestUpstream(r, r.requestText);
+  r.internalRedirect('@ingest');
+}
+
+export default { murmur2: murmur2, partitionOf: partitionOf, shardOf: shardOf, upstream: upstream, ingestUpstream: ingestUpstream, ingest: ingest };

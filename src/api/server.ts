@@ -27,7 +27,7 @@ import { oauthRoutes } from './routes/oauth.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
 import { transactionsRoutes } from './routes/transactions.routes.js';
 import { refreshRoutes } from './routes/refresh.routes.js';
-import { ingestRoutes } from './routes/ingest.routes.js';
+import { ingestRoutes, type ForeignCustomers } from './routes/ingest.routes.js';
 import { INGEST_CONTENT_TYPES } from './schemas/ingest.schemas.js';
 import { jwksRoutes } from './routes/jwks.routes.js';
 import { reportVerifyRoutes } from './routes/report-verify.routes.js';
@@ -56,6 +56,8 @@ export interface ApiDeps {
   refresh?: RefreshService;
   /** First-party ingestion tasks (POST /v2/ingest/transactions); the route exists only when given. */
   ingestion?: IngestionService;
+  /** With several shards: which customers of an ingestion request another shard owns (the request is then refused). */
+  foreignCustomers?: ForeignCustomers;
   /** Webhook signing keys, published at /.well-known/jwks.json. */
   webhookKeys?: WebhookSigningKeys;
   /**
@@ -137,7 +139,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   healthRoutes(router, () => services.health.ping(), () => isReady() && isStartedUp());
   for (const routes of RESOURCE_ROUTES) routes(router, services);
   if (deps.refresh) refreshRoutes(router, deps.refresh);
-  if (deps.ingestion) ingestRoutes(router, deps.ingestion);
+  if (deps.ingestion) ingestRoutes(router, deps.ingestion, deps.foreignCustomers);
   if (deps.webhookKeys) jwksRoutes(router, deps.webhookKeys);
   openApiRoutes(router);
   if (deps.metrics) await metricsRoutes(app, deps.metrics);

@@ -4,6 +4,7 @@ import { startScheduler } from '../../jobs/scheduler.js';
 import { buildServer } from '../api/server.js';
 import type { Config } from '../config.js';
 import { Store } from '../db/store.js';
+import { foreignCustomers } from '../ingest/customer-shard.js';
 import { KafkaIngest } from '../ingest/kafka-ingest.js';
 import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
 import { IngestMetrics } from '../ingest/metrics.js';
@@ -59,8 +60,7 @@ export async function startService(config: Config, logger: Logger, options: Star
   let ready = true;
   let startedUp = !options.startUpWork;
   const apiDeps = { store, config, logger, metrics, isReady: () => ready, isStartedUp: () => startedUp, pipeline, refresh: tasks.refresh,
-    // With several shards, one request's customers belong to several shards: events then come through Kafka only.
-    ingestion: clientState ? undefined : tasks.ingestion, webhookKeys: delivery.keys, clientStateBarrier: clientState && (() => clientState.caughtUp()) };
+    ingestion: tasks.ingestion, foreignCustomers: clientState && kafka && ownedBy(kafka, config), webhookKeys: delivery.keys, clientStateBarrier: clientState && (() => clientState.caughtUp()) };
   const server = await buildServer(apiDeps);
   const address = await server.listen({ host: config.AFFORD_HOST, port: config.AFFORD_PORT });
   kafka?.run();
@@ -92,6 +92,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       await store.close();
     },
   };
+}
+
+/** A shard applies an ingestion request only for its own customers: the front routes them there. */
+function ownedBy(kafka: KafkaIngest, config: Config): (customerIds: readonly string[]) => Promise<string[]> {
+  return async (customerIds) => foreignCustomers(customerIds, config.AFFORD_SHARD, await kafka.partitionCount());
 }
 
 export function stopOnSignals(service: RunningService, logger: Logger): void {

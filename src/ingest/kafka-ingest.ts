@@ -66,6 +66,7 @@ async function withHeartbeats<T>(control: BatchControl, fn: () => Promise<T>): P
  */
 export class KafkaIngest {
   private readonly positions = new Map<string, bigint>();
+  private partitions: Promise<number> | undefined;
   /** Next offset to queue per partition: the end of what is queued, or DuckDB's position. */
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
@@ -151,6 +152,21 @@ export class KafkaIngest {
    * this shard now; the check holds once DuckDB has reached them all. While
    * the brokers cannot be asked, the check keeps asking and says no.
    */
+  /**
+   * The partition count of the event topics (they all have the same), read
+   * from Kafka once: a customer's shard is its partition modulo the shards.
+   */
+  async partitionCount(): Promise<number> {
+    this.partitions ??= this.offsetReader.endOffsets(this.deps.settings.topics.slice(0, 1)).then(
+      (ends) => ends.size,
+      (err: unknown) => {
+        this.partitions = undefined;
+        throw err;
+      },
+    );
+    return this.partitions;
+  }
+
   catchUpProbe(): () => Promise<() => Promise<boolean>> {
     const { topics, shard } = this.deps.settings;
     const ownEnds = async (): Promise<Map<string, bigint>> =>

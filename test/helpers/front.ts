@@ -41,12 +41,12 @@ export function frontConfig(shardAddresses: readonly string[], partitions: numbe
   const shardUpstreams = shardAddresses
     .map((address, k) => `    upstream afford_shard_${k} {\n        server ${address};\n        keepalive 16;\n    }\n`)
     .join('');
-  const any = `    upstream afford_any {\n${shardAddresses.map((a) => `        server ${a};\n`).join('')}        keepalive 16;\n    }\n`;
+  const any = `    upstream afford_any {\n${shardAddresses.map((a) => `        server ${a} max_fails=0;\n`).join('')}        keepalive 16;\n    }\n`;
   const replaced = conf
     .replace(/js_path [^;]+;/, `js_path ${FRONT_DIR};`)
     .replace(/js_var \$afford_partitions \d+;/, `js_var $afford_partitions ${partitions};`)
     .replace(/js_var \$afford_shards \d+;/, `js_var $afford_shards ${shardAddresses.length};`)
-    .replace(/( {4}upstream afford_[a-z0-9_]+ \{[^}]*\}\n)+/, shardUpstreams + any)
+    .replace(/( {4}upstream afford_[a-z0-9_]+ \{[^}]*\}\n)+(( {4}#[^\n]*\n)+ {4}upstream afford_any \{[^}]*\}\n)?/, shardUpstreams + any)
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`);
   if ((replaced.match(/upstream afford_\w+ \{/g) ?? []).length !== shardAddresses.length + 1) throw new Error('deploy/front/nginx.conf no longer has the upstream blocks the test replaces');
   return replaced;

@@ -43,6 +43,28 @@ describe('the front routes a customer as the Kafka producer partitions it', () =
     expect(() => route.upstream({ headersIn: { 'X-Customer-ID': 'c' }, variables: { afford_partitions: 'eight', afford_shards: '2' } })).toThrow(/afford_partitions/);
   });
 
+  it('routes on X-Customer-Idempotent-Identifier, which afford accepts for X-Customer-ID', () => {
+    const variables = { afford_partitions: '8', afford_shards: '2' };
+    for (const key of sample.slice(0, 500).filter((k) => k !== '')) {
+      const expected = `afford_shard_${kafkajsPartition(key, 8) % 2}`;
+      expect(route.upstream({ headersIn: { 'X-Customer-Idempotent-Identifier': key }, variables })).toBe(expected);
+      expect(route.upstream({ headersIn: { 'X-Customer-ID': key, 'X-Customer-Idempotent-Identifier': key }, variables })).toBe(expected);
+    }
+  });
+
+  it("sends a first-party ingestion to its first customer's shard, named by the header or else by the body", () => {
+    const variables = { afford_partitions: '8', afford_shards: '2' };
+    const shard = (key: string) => `afford_shard_${kafkajsPartition(key, 8) % 2}`;
+    const [a, b] = [sample[0] as string, sample.slice(1).find((k) => k !== '' && shard(k) !== shard(sample[0] as string)) as string];
+    const body = (entries: unknown[]) => JSON.stringify(entries.map((e) => ({ ...(e as object), transactions: [{}] })));
+    expect(route.ingestUpstream({ headersIn: {}, variables }, body([{ customer_id: a }, { customer_id: b }]))).toBe(shard(a));
+    expect(route.ingestUpstream({ headersIn: {}, variables }, body([{ customer_idempotent_identifier: b }]))).toBe(shard(b));
+    expect(route.ingestUpstream({ headersIn: { 'X-Customer-ID': a }, variables }, body([{ customer_id: b }]))).toBe(shard(a));
+    for (const bad of [undefined, '', 'not json', '{}', '[]', '[null]', '[{"customer_id":7}]']) {
+      expect(route.ingestUpstream({ headersIn: {}, variables }, bad), String(bad)).toBe('afford_any');
+    }
+  });
+
   it('spreads customers over the shards', () => {
     const counts = [0, 0, 0];
     for (const key of sample) counts[route.shardOf(key, 12, 3)]! += 1;
@@ -54,6 +76,8 @@ describe('the front routes a customer as the Kafka producer partitions it', () =
     expect(conf).toContain('upstream afford_shard_2 {');
     expect(conf).toContain('js_var $afford_shards 3;');
     expect(conf).toContain('js_var $afford_partitions 6;');
-    expect(conf.match(/server 127\.0\.0\.1:\d;/g)).toHaveLength(6);
+    expect(conf.match(/server 127\.0\.0\.1:\d;/g)).toHaveLength(3);
+    // Every shard stays in afford_any after a failure: a call asked of each shard in turn must reach them all.
+    expect(conf.match(/server 127\.0\.0\.1:\d max_fails=0;/g)).toHaveLength(3);
   });
 });

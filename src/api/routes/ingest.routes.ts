@@ -2,7 +2,7 @@ import type { IngestionService } from '../../tasks/ingestion.js';
 import type { Task } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
 import { envelope } from '../envelope.js';
-import { apiError } from '../errors.js';
+import { apiError, validationError } from '../errors.js';
 import type { Router } from '../router.js';
 import {
   INGEST_CONTENT_TYPES,
@@ -15,6 +15,7 @@ import {
   ingestTransactionsBody,
   ingestTransactionsResponse,
   ingestTransactionsV3Body,
+  type IngestEntry,
 } from '../schemas/ingest.schemas.js';
 
 const TAG = 'First-party ingestion';
@@ -34,7 +35,27 @@ function subTasks(task: Task): SubTask[] {
 
 const knownSchema = (value: unknown) => (INGEST_CONTENT_TYPES as readonly unknown[]).includes(value) ? (value as (typeof INGEST_CONTENT_TYPES)[number]) : undefined;
 
-export function ingestRoutes(router: Router, ingestion: IngestionService): void {
+/** Of these customers, the ones another shard owns (with several shards); none on a single node. */
+export type ForeignCustomers = (customerIds: readonly string[]) => Promise<string[]>;
+
+/**
+ * With several shards, a request is applied by the shard that owns all its
+ * customers, in one transaction: a request naming customers of another
+ * shard cannot be applied atomically here, so it is refused whole, naming
+ * those customers, and the client splits it by customer.
+ */
+async function refuseForeign(body: readonly IngestEntry[], foreign: ForeignCustomers | undefined): Promise<void> {
+  if (!foreign) return;
+  const others = new Set(await foreign(body.map((e) => e.customer_id)));
+  if (others.size === 0) return;
+  const errors: Record<string, string> = {};
+  body.forEach((e, i) => {
+    if (others.has(e.customer_id)) errors[`[${i}].${e.customer_key}`] = 'belongs to another shard than the other customers of this request: send each shard\'s customers in a request of their own';
+  });
+  throw validationError(errors);
+}
+
+export function ingestRoutes(router: Router, ingestion: IngestionService, foreign?: ForeignCustomers): void {
   router.add({
     method: 'POST',
     url: '/v2/ingest/transactions',
@@ -49,6 +70,7 @@ export function ingestRoutes(router: Router, ingestion: IngestionService): void 
     response: ingestTransactionsResponse,
     successStatus: 202,
     handler: async ({ body, auth, request }) => {
+      await refuseForeign(body, foreign);
       const contentType = knownSchema(request.headers['content-type']?.split(';')[0]?.trim().toLowerCase());
       const task = await ingestion.submit(requireClient(auth).clientId, body, { contentType });
       // The request has waited for its one transaction, so the status is already final: no wait before reading it.
