@@ -118,7 +118,7 @@ describe('the read cache: a read right after a committed write sees it', () => {
     expect(await food()).toBe('117.50');
     expect(await food()).toBe('117.50');
     const replaced = await service.call('PUT', `/aggregations/v2/buckets/${created.body.data.bucket_id}`, { headers: clientHeaders, body: body('coffee') });
-    expect(replaced.status).toBe(200);
+    expect(replaced.status).toBe(204);
     expect(await food()).toBe('0.00');
     await service.call('DELETE', `/aggregations/v2/buckets/${created.body.data.bucket_id}`, { headers: clientHeaders });
     expect(await food()).toBe(404);
