@@ -60,7 +60,7 @@ describe('the layering checker (npm run layers)', () => {
 
   beforeAll(() => {
     copy = mkdtempSync(path.join(tmpdir(), 'afford-layers-'));
-    for (const name of ['src', 'jobs', 'bin', 'test', 'tsconfig.json', 'package.json', '.dependency-cruiser.mjs']) {
+    for (const name of ['src', 'jobs', 'bin', 'deploy', 'test', 'tsconfig.json', 'package.json', '.dependency-cruiser.mjs']) {
       cpSync(path.join(ROOT, name), path.join(copy, name), { recursive: true });
     }
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
