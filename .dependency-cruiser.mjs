@@ -20,9 +20,14 @@ const BASE = 'src/(config|logger)[.]ts$';
 const WORK = '(ingest|reports|webhooks|clients|generate)';
 const CLI = '^(src/cli/|src/cli[.]ts$|bin/)';
 
+/** A rule that no import goes from what `from` matches to what `to` matches. */
+function never(name, comment, from, to) {
+  return { name, comment, severity: 'error', from, to };
+}
+
 /** A rule that the modules under `from` import only what `allowed` matches (besides themselves). */
 function onlyOn(name, comment, from, allowed) {
-  return { name, comment, severity: 'error', from: { path: from }, to: { path: OURS, pathNot: allowed } };
+  return never(name, comment, { path: from }, { path: OURS, pathNot: allowed });
 }
 
 export default {
@@ -42,94 +47,80 @@ export default {
       '^(src/tasks|src/cluster|jobs)/',
       `^(src/(domain|db|${WORK})/|${BASE}|$1/)`,
     ),
-    {
-      name: 'api-below-app',
-      comment: 'the API is built by the composition root (src/app/); it never imports it, nor the CLI.',
-      severity: 'error',
-      from: { path: '^src/api/' },
-      to: { path: `^src/app/|${CLI}` },
-    },
-    {
-      name: 'app-below-cli',
-      comment: 'the composition root is started by the CLI; it never imports it.',
-      severity: 'error',
-      from: { path: '^src/app/' },
-      to: { path: CLI },
-    },
-    {
-      name: 'cli-not-on-api',
-      comment:
-        'the CLI starts the service through the composition root and otherwise uses the layers below the API: ' +
+    never(
+      'api-below-app',
+      'the API is built by the composition root (src/app/); it never imports it, nor the CLI.',
+      { path: '^src/api/' },
+      { path: `^src/app/|${CLI}` },
+    ),
+    never(
+      'app-below-cli',
+      'the composition root is started by the CLI; it never imports it.',
+      { path: '^src/app/' },
+      { path: CLI },
+    ),
+    never(
+      'cli-not-on-api',
+      'the CLI starts the service through the composition root and otherwise uses the layers below the API: ' +
         'what a command shares with the API moves down (API clients live in src/clients/).',
-      severity: 'error',
-      from: { path: CLI },
-      to: { path: '^src/api/' },
-    },
-    {
-      name: 'pipeline-built-by-the-composition-root',
-      comment:
-        'an ingest pipeline is built in src/app/pipeline.ts only, with its webhook hooks; elsewhere it is only a type. ' +
+      { path: CLI },
+      { path: '^src/api/' },
+    ),
+    never(
+      'pipeline-built-by-the-composition-root',
+      'an ingest pipeline is built in src/app/pipeline.ts only, with its webhook hooks; elsewhere it is only a type. ' +
         'The webhook hooks are handed to it there and nowhere else.',
-      severity: 'error',
-      from: { path: OURS, pathNot: '^(src/app/|src/ingest/|test/|bench/)' },
-      to: { path: '^src/(ingest/pipeline|webhooks/ingest-hooks)[.]ts$', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'api-routes-through-services',
-      comment: 'a route reads and writes through a service; only repositories and services reach the store.',
-      severity: 'error',
-      from: { path: '^src/api/routes/' },
-      to: { path: '^src/(db|clients)/|^src/api/repositories/' },
-    },
-    {
-      name: 'api-repositories-below-services',
-      comment: 'a repository returns rows of its own types: it imports no service, route or schema.',
-      severity: 'error',
-      from: { path: '^src/api/repositories/' },
-      to: { path: '^src/api/(services|routes|schemas)/' },
-    },
-    {
-      name: 'api-schemas-at-the-edge',
-      comment: 'schemas describe what comes in and goes out: services and routes import them, not the other way.',
-      severity: 'error',
-      from: { path: '^src/api/schemas/' },
-      to: { path: '^src/api/(services|repositories|routes)/' },
-    },
-    {
-      name: 'api-services-below-routes',
-      comment: 'routes call services, never the other way.',
-      severity: 'error',
-      from: { path: '^src/api/services/' },
-      to: { path: '^src/api/routes/' },
-    },
-    {
-      name: 'product-not-on-tests',
-      comment: 'what ships never imports test code.',
-      severity: 'error',
-      from: { path: '^(src|jobs|bin)/' },
-      to: { path: '^test/' },
-    },
-    {
-      name: 'no-circular',
-      comment: 'a cycle makes two modules one: merge them, or move what they share down.',
-      severity: 'error',
-      from: { path: '^(src|jobs)/' },
-      to: { circular: true },
-    },
-    {
-      name: 'not-to-unresolvable',
-      comment: 'an import that resolves to nothing.',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
-    {
-      name: 'not-to-dev-dependency',
-      comment: 'what ships does not need a devDependency at run time.',
-      severity: 'error',
-      from: { path: '^(src|jobs|bin)/' },
-      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
-    },
+      { path: OURS, pathNot: '^(src/app/|src/ingest/|test/|bench/)' },
+      { path: '^src/(ingest/pipeline|webhooks/ingest-hooks)[.]ts$', dependencyTypesNot: ['type-only'] },
+    ),
+    never(
+      'api-routes-through-services',
+      'a route reads and writes through a service; only repositories and services reach the store.',
+      { path: '^src/api/routes/' },
+      { path: '^src/(db|clients)/|^src/api/repositories/' },
+    ),
+    never(
+      'api-repositories-below-services',
+      'a repository returns rows of its own types: it imports no service, route or schema.',
+      { path: '^src/api/repositories/' },
+      { path: '^src/api/(services|routes|schemas)/' },
+    ),
+    never(
+      'api-schemas-at-the-edge',
+      'schemas describe what comes in and goes out: services and routes import them, not the other way.',
+      { path: '^src/api/schemas/' },
+      { path: '^src/api/(services|repositories|routes)/' },
+    ),
+    never(
+      'api-services-below-routes',
+      'routes call services, never the other way.',
+      { path: '^src/api/services/' },
+      { path: '^src/api/routes/' },
+    ),
+    never(
+      'product-not-on-tests',
+      'what ships never imports test code.',
+      { path: '^(src|jobs|bin)/' },
+      { path: '^test/' },
+    ),
+    never(
+      'no-circular',
+      'a cycle makes two modules one: merge them, or move what they share down.',
+      { path: '^(src|jobs)/' },
+      { circular: true },
+    ),
+    never(
+      'not-to-unresolvable',
+      'an import that resolves to nothing.',
+      {},
+      { couldNotResolve: true },
+    ),
+    never(
+      'not-to-dev-dependency',
+      'what ships does not need a devDependency at run time.',
+      { path: '^(src|jobs|bin)/' },
+      { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
