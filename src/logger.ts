@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { REDACTED } from './domain/redact.js';
 
 export type { Logger };
 
@@ -18,8 +19,6 @@ export const REDACTED_PATHS = [
 
 /** A query parameter whose value is a credential, whatever the route: its value never reaches a log line. */
 const CREDENTIAL_PARAM = /token|secret|password|passwd|pwd|key|auth|credential|signature|session|cookie/i;
-
-export const REDACTED = '[redacted]';
 
 function paramName(pair: string): string {
   const name = pair.split('=', 1)[0] ?? '';
