@@ -7,7 +7,7 @@ import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
-import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -107,29 +107,43 @@ interface RunState {
   ms: { query: number; assemble: number; store: number; pdf: number };
 }
 
+type ChunkRows = Map<string, CustomerReportRows>;
+
 /**
- * One chunk of customers: one set-based read, the reports assembled, stored
- * in one transaction (so each customer's three ranges change together), and
- * the PDFs written. Chunks bound the memory a run needs, whatever the
- * number of customers.
+ * One chunk's set-based read (the figures, coverage, accounts and insights
+ * of all its customers for all three ranges, and with PDFs their
+ * transactions and flag evidence), in one snapshot. A failed read fails the
+ * chunk's customers together (logged here, counted by the caller); the next
+ * chunk may well succeed.
  */
-async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerRef[]): Promise<void> {
-  const log = ctx.logger.child({ job: 'affordability-reports' });
-  let started = Date.now();
-  let byCustomer: Awaited<ReturnType<typeof readReportRows>>;
+async function readChunk(ctx: JobContext, state: RunState, customers: readonly CustomerRef[]): Promise<ChunkRows | undefined> {
+  const started = Date.now();
   try {
     // The PDF's range also reads the transactions behind it (its provenance), in the same snapshot.
     const refsRange = state.pdfDir ? state.ranges.at(-1)?.key : undefined;
-    byCustomer = await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
+    return await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
   } catch (err) {
-    // The chunk's customers fail together; the next chunk may well succeed.
+    ctx.logger.error({ job: 'affordability-reports', err, customers: customers.length, first_customer_id: customers[0]?.customerId },
+      'affordability report query failed for a chunk; continuing');
+    return undefined;
+  } finally {
+    state.ms.query += Date.now() - started;
+  }
+}
+
+/**
+ * One chunk of customers, once read: the reports assembled, stored in one
+ * transaction (so each customer's three ranges change together), and the
+ * PDFs handed to the workers. Chunks bound the memory a run needs, whatever
+ * the number of customers.
+ */
+async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerRef[], byCustomer: ChunkRows | undefined): Promise<void> {
+  const log = ctx.logger.child({ job: 'affordability-reports' });
+  if (!byCustomer) {
     state.failed.push(...customers.map((c) => c.customerId));
-    log.error({ err, customers: customers.length, first_customer_id: customers[0]?.customerId }, 'affordability report query failed for a chunk; continuing');
     return;
   }
-  state.ms.query += Date.now() - started;
-
-  started = Date.now();
+  let started = Date.now();
   const archived: ArchivedReport[] = [];
   const forPdf: PdfInput[] = [];
   const longest = state.ranges.at(-1)?.months;
@@ -189,9 +203,17 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
   };
   const customers = await listCustomers(ctx.store);
   const chunkSize = options.chunkSize ?? ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS;
-  for (let i = 0; i < customers.length; i += chunkSize) {
-    await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
-    ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
+  const chunks: CustomerRef[][] = [];
+  for (let i = 0; i < customers.length; i += chunkSize) chunks.push(customers.slice(i, i + chunkSize));
+  // The next chunk is read while this one is assembled and stored (and its PDFs drawn): DuckDB's threads
+  // and this one work at once. At most two chunks' rows are held.
+  let reading = chunks[0] ? readChunk(ctx, state, chunks[0]) : undefined;
+  for (let i = 0; i < chunks.length; i++) {
+    const rows = await reading;
+    const next = chunks[i + 1];
+    reading = next ? readChunk(ctx, state, next) : undefined;
+    await runChunk(ctx, options, state, chunks[i] ?? [], rows);
+    ctx.progress?.(Math.min((i + 1) * chunkSize, customers.length), customers.length);
   }
   await state.pdfsInFlight;
   const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
