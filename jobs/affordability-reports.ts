@@ -40,10 +40,15 @@ export function reportPdfPath(dir: string, report: AffordabilityReport): string 
   return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
 }
 
-async function writePdf(dir: string, pool: PdfRenderer, input: PdfInput): Promise<string> {
+/** `made`: the folders this run has made already (one per range and client, which every PDF would ask for again). */
+async function writePdf(dir: string, pool: PdfRenderer, made: Set<string>, input: PdfInput, reportJson?: string): Promise<string> {
   const file = reportPdfPath(dir, input.report);
-  const pdf = await pool.render(input);
-  await mkdir(path.dirname(file), { recursive: true });
+  const pdf = await pool.render(input, reportJson);
+  const folder = path.dirname(file);
+  if (!made.has(folder)) {
+    await mkdir(folder, { recursive: true });
+    made.add(folder);
+  }
   // Written beside and renamed, so that a reader never sees half a PDF.
   const partial = `${file}.partial`;
   await writeFile(partial, pdf);
@@ -102,6 +107,7 @@ interface RunState {
   pdfsInFlight?: Promise<void>;
   failed: string[];
   pdfFailed: string[];
+  madeFolders: Set<string>;
   stored: number;
   pdfs: number;
   ms: { query: number; assemble: number; store: number; pdf: number };
@@ -145,19 +151,22 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   }
   let started = Date.now();
   const archived: ArchivedReport[] = [];
-  const forPdf: PdfInput[] = [];
+  const forPdf: Array<{ input: PdfInput; json?: string }> = [];
   const longest = state.ranges.at(-1)?.months;
   for (const rows of byCustomer.values()) {
     const { client_id: clientId, customer_id: customerId } = rows.accounts;
     try {
       await options.beforeCustomer?.(customerId);
-      const mine = state.ranges.map((r) => ({
-        rangeMonths: r.months,
-        report: assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt }),
-      }));
+      const mine: ArchivedReport[] = state.ranges.map((r) => {
+        const report = assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt });
+        // Made once: stored as this text, and the PDF worker is sent the same.
+        return { rangeMonths: r.months, report, json: JSON.stringify(report) };
+      });
       archived.push(...mine);
-      const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
-      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] });
+      const pdfReport = mine.find((m) => m.rangeMonths === longest);
+      if (pdfReport && state.pdfDir) {
+        forPdf.push({ input: { report: pdfReport.report, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] }, json: pdfReport.json });
+      }
     } catch (err) {
       state.failed.push(customerId);
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');
@@ -175,9 +184,9 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   await state.pdfsInFlight;
   started = Date.now();
   // All of the chunk's PDFs at once, not awaited here: the workers draw them while the next chunk is read.
-  state.pdfsInFlight = Promise.all(forPdf.map(async (input) => {
+  state.pdfsInFlight = Promise.all(forPdf.map(async ({ input, json }) => {
     try {
-      await writePdf(pdfDir, pool, input);
+      await writePdf(pdfDir, pool, state.madeFolders, input, json);
       state.pdfs++;
     } catch (err) {
       state.pdfFailed.push(input.report.metadata.customer_id);
@@ -197,6 +206,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     failed: [],
     pdfFailed: [],
+    madeFolders: new Set(),
     stored: 0,
     pdfs: 0,
     ms: { query: 0, assemble: 0, store: 0, pdf: 0 },

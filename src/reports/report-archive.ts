@@ -18,6 +18,8 @@ import type { AffordabilityReport } from './report-model.js';
 export interface ArchivedReport {
   rangeMonths: number;
   report: AffordabilityReport;
+  /** JSON.stringify(report), when the caller made it already (the nightly job also sends it to a PDF worker). */
+  json?: string;
 }
 
 // Reports per statement and per appended data chunk (at most DuckDB's 2,048 rows).
@@ -72,7 +74,7 @@ async function appendReports(conn: DuckDBConnection, batch: readonly ArchivedRep
     chunk.setColumnValues(5, meta.map((m) => m.currency));
     chunk.setColumnValuesConverted(6, meta.map((m) => utc(m.generated_at)), JSToDuckDBValueConverter);
     chunk.setColumnValues(7, meta.map((m) => m.generator.version));
-    chunk.setColumnValues(8, batch.map((b) => JSON.stringify(b.report)));
+    chunk.setColumnValues(8, batch.map((b) => b.json ?? JSON.stringify(b.report)));
     appender.appendDataChunk(chunk);
     appender.flushSync();
   } finally {
