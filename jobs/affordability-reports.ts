@@ -12,10 +12,14 @@ import type { Job, JobContext } from './job.js';
 
 /**
  * The nightly affordability reports: every customer, the last 3, 6 and 12
- * complete months. Customers go in chunks (AFFORD_JOBS_SLICE_CUSTOMERS): one set-based SQL
- * pass reads the figures of a whole chunk for all three ranges; assembling,
- * storing and (with AFFORD_REPORTS_DIR) rendering PDFs follow. A customer
- * whose report fails is logged and counted, and the run goes on.
+ * complete months. Customers go in chunks (AFFORD_JOBS_SLICE_CUSTOMERS): one
+ * set-based SQL pass, in one snapshot, reads the figures and insights of a
+ * whole chunk for all three ranges (and with AFFORD_REPORTS_DIR the
+ * transactions behind the 12-month reports); assembling, storing and
+ * rendering PDFs follow. Three things run at once: DuckDB reads the next
+ * chunk, this thread assembles the chunk and DuckDB stores it, and the PDF
+ * workers draw the chunk before. A customer whose report fails is logged
+ * and counted, and the run goes on.
  */
 
 export const REPORT_RANGE_MONTHS = [3, 6, 12] as const;
@@ -149,7 +153,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
     state.failed.push(...customers.map((c) => c.customerId));
     return;
   }
-  let started = Date.now();
+  const started = Date.now();
   const archived: ArchivedReport[] = [];
   const forPdf: Array<{ input: PdfInput; json?: string }> = [];
   const longest = state.ranges.at(-1)?.months;
@@ -174,16 +178,30 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   }
   state.ms.assemble += Date.now() - started;
 
-  started = Date.now();
-  state.stored += await saveReports(ctx.store, archived);
-  state.ms.store += Date.now() - started;
+  // The chunk's PDFs go to the workers while its reports are stored: DuckDB stores, the workers draw.
+  const [stored] = await Promise.all([timed(state, 'store', saveReports(ctx.store, archived)), sendPdfs(state, log, forPdf)]);
+  state.stored += stored;
+}
 
+async function timed<T>(state: RunState, part: 'store', work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work;
+  } finally {
+    state.ms[part] += Date.now() - started;
+  }
+}
+
+/**
+ * Hands a chunk's PDFs to the workers, all at once and not awaited: they draw
+ * them while this thread stores the chunk and assembles the next. The
+ * previous chunk's PDFs finish first, so at most two chunks' PDFs wait in memory.
+ */
+async function sendPdfs(state: RunState, log: JobContext['logger'], forPdf: ReadonlyArray<{ input: PdfInput; json?: string }>): Promise<void> {
   const { pdfDir, pool } = state;
   if (!pdfDir || !pool) return;
-  // The previous chunk's PDFs finish first, so at most two chunks' reports wait in memory.
   await state.pdfsInFlight;
-  started = Date.now();
-  // All of the chunk's PDFs at once, not awaited here: the workers draw them while the next chunk is read.
+  const started = Date.now();
   state.pdfsInFlight = Promise.all(forPdf.map(async ({ input, json }) => {
     try {
       await writePdf(pdfDir, pool, state.madeFolders, input, json);
