@@ -6,6 +6,7 @@ import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
+import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
@@ -169,7 +170,9 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest);
       if (pdfReport && state.pdfDir) {
-        forPdf.push({ input: { report: pdfReport.report, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] }, json: pdfReport.json });
+        // The appendix shows the evidence of raised flags only: the worker is sent just that.
+        const evidence = evidenceOfRaisedFlags(pdfReport.report.data.insights, rows.evidence ?? []);
+        forPdf.push({ input: { report: pdfReport.report, transactions: rows.transactionRefs ?? '[]', evidence }, json: pdfReport.json });
       }
     } catch (err) {
       state.failed.push(customerId);
