@@ -6,16 +6,19 @@
  *      minimal document of the same page count (a line of text a page), and
  *      JSON serialisation of the same report and insights;
  *   2. the nightly job (`afford jobs run affordability-reports`, a child
- *      process under /usr/bin/time for its peak RSS) with AFFORD_REPORTS_DIR
- *      set, against the same job without PDFs: what the PDFs add, and the
- *      whole job's time for the customers.
+ *      process under /usr/bin/time for its peak RSS and CPU time) with
+ *      AFFORD_REPORTS_DIR set, against the same job without PDFs, --runs
+ *      times each (alternating, so that both see the same load): what the
+ *      PDFs add, and how close the job with PDFs comes to the larger of the
+ *      job without them and the PDFs alone (their CPU time on one core,
+ *      from 1., spread over the worker pool) rather than to their sum.
  *
- * Usage: node --import tsx bench/report-pdf.ts [--customers 2000] [--sample 200]
+ * Usage: node --import tsx bench/report-pdf.ts [--customers 2000] [--sample 200] [--runs 1]
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import PDFDocument from 'pdfkit';
@@ -29,6 +32,7 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-GB', { maxim
 
 interface Run {
   seconds: number;
+  cpuSeconds: number;
   maxRssMiB: number;
   stdout: string;
 }
@@ -39,7 +43,8 @@ function measured(args: string[], env: Record<string, string>): Run {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  return { seconds, maxRssMiB: kb / 1024, stdout: r.stdout };
+  const cpu = (label: string): number => Number(new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, cpuSeconds: cpu('User') + cpu('System'), maxRssMiB: kb / 1024, stdout: r.stdout };
 }
 
 /** A minimal pdfkit document of `pages` pages: a line of Helvetica on each. */
@@ -66,9 +71,10 @@ async function timed(fn: () => Promise<void>): Promise<{ cpuMs: number; wallMs: 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { customers: { type: 'string', default: '2000' }, sample: { type: 'string', default: '200' } } });
+  const { values } = parseArgs({ options: { customers: { type: 'string', default: '2000' }, sample: { type: 'string', default: '200' }, runs: { type: 'string', default: '1' } } });
   const customers = Number(values.customers);
   const sample = Number(values.sample);
+  const runs = Math.max(1, Number(values.runs));
   const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-pdf-'));
   const db = path.join(dir, 'afford.duckdb');
   try {
@@ -120,16 +126,29 @@ async function main(): Promise<void> {
     say(`  baseline: JSON of the same report   ${fmt(perSecond(json), 1).padStart(9)} /s  ratio ${(perSecond(ours) / perSecond(json)).toFixed(4)}`);
     say(`  peak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MiB`);
 
-    // 2. The nightly job, with and without PDFs.
-    const without = measured([process.execPath, afford, 'jobs', 'run', 'affordability-reports'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent' });
+    // 2. The nightly job, with and without PDFs, alternating.
+    const job = [process.execPath, afford, 'jobs', 'run', 'affordability-reports'];
     const pdfDir = path.join(dir, 'pdfs');
-    const withPdfs = measured([process.execPath, afford, 'jobs', 'run', 'affordability-reports'], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent', AFFORD_REPORTS_DIR: pdfDir });
-    const written = readdirSync(pdfDir, { recursive: true }).filter((f) => String(f).endsWith('.pdf')).length;
-    say(`\nnightly affordability-reports job, ${fmt(customers)} customers (3 ranges each), PDF worker pool of one worker per core:`);
-    say(`  with ${fmt(written)} PDFs        ${withPdfs.seconds.toFixed(1).padStart(6)} s, peak RSS ${fmt(withPdfs.maxRssMiB)} MiB  (target under 30 s)`);
-    say(`  baseline: no PDFs     ${without.seconds.toFixed(1).padStart(6)} s, peak RSS ${fmt(without.maxRssMiB)} MiB`);
-    say(`  the PDFs add ${(withPdfs.seconds - without.seconds).toFixed(1)} s: ${fmt(written / Math.max(0.001, withPdfs.seconds - without.seconds), 0)} PDFs a second`);
-    say(`  ${withPdfs.stdout.trim()}`);
+    const workers = availableParallelism();
+    // The PDFs alone: their CPU time on one core (1.), spread over the pool's workers.
+    const pdfsAlone = (customers * ours.cpuMs) / inputs.length / 1000 / workers;
+    const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+    say(`\nnightly affordability-reports job, ${fmt(customers)} customers (3 ranges each), PDF worker pool of ${workers} workers:`);
+    let written = 0;
+    for (let i = 1; i <= runs; i++) {
+      const loadBefore = load();
+      const without = measured(job, { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent' });
+      rmSync(pdfDir, { recursive: true, force: true });
+      const withPdfs = measured(job, { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent', AFFORD_REPORTS_DIR: pdfDir });
+      written = readdirSync(pdfDir, { recursive: true }).filter((f) => String(f).endsWith('.pdf')).length;
+      const larger = Math.max(without.seconds, pdfsAlone);
+      say(`  run ${i} (load average ${loadBefore} before, ${load()} after):`);
+      say(`    with ${fmt(written)} PDFs        ${withPdfs.seconds.toFixed(1).padStart(6)} s, CPU ${withPdfs.cpuSeconds.toFixed(1)} s, peak RSS ${fmt(withPdfs.maxRssMiB)} MiB  (target under 30 s)`);
+      say(`    baseline: no PDFs     ${without.seconds.toFixed(1).padStart(6)} s, CPU ${without.cpuSeconds.toFixed(1)} s, peak RSS ${fmt(without.maxRssMiB)} MiB  ratio ${(withPdfs.seconds / without.seconds).toFixed(2)}`);
+      say(`    the PDFs alone        ${pdfsAlone.toFixed(1).padStart(6)} s  (${fmt(customers)} x ${(ours.cpuMs / inputs.length).toFixed(2)} ms / ${workers} workers)`);
+      say(`    with PDFs / larger of the two ${(withPdfs.seconds / larger).toFixed(2)}, / their sum ${(withPdfs.seconds / (without.seconds + pdfsAlone)).toFixed(2)}; the PDFs add ${(withPdfs.seconds - without.seconds).toFixed(1)} s`);
+      if (i === runs) say(`    ${withPdfs.stdout.trim()}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

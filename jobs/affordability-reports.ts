@@ -6,16 +6,21 @@ import { assembleReport } from '../src/reports/report-assembler.js';
 import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
+import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
-import { listCustomers, readReportRows, reportKey, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import type { Job, JobContext } from './job.js';
 
 /**
  * The nightly affordability reports: every customer, the last 3, 6 and 12
- * complete months. Customers go in chunks (AFFORD_JOBS_SLICE_CUSTOMERS): one set-based SQL
- * pass reads the figures of a whole chunk for all three ranges; assembling,
- * storing and (with AFFORD_REPORTS_DIR) rendering PDFs follow. A customer
- * whose report fails is logged and counted, and the run goes on.
+ * complete months. Customers go in chunks (AFFORD_JOBS_SLICE_CUSTOMERS): one
+ * set-based SQL pass, in one snapshot, reads the figures and insights of a
+ * whole chunk for all three ranges (and with AFFORD_REPORTS_DIR the
+ * transactions behind the 12-month reports); assembling, storing and
+ * rendering PDFs follow. Three things run at once: DuckDB reads the next
+ * chunk, this thread assembles the chunk and DuckDB stores it, and the PDF
+ * workers draw the chunk before. A customer whose report fails is logged
+ * and counted, and the run goes on.
  */
 
 export const REPORT_RANGE_MONTHS = [3, 6, 12] as const;
@@ -40,10 +45,15 @@ export function reportPdfPath(dir: string, report: AffordabilityReport): string 
   return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
 }
 
-async function writePdf(dir: string, pool: PdfRenderer, input: PdfInput): Promise<string> {
+/** `made`: the folders this run has made already (one per range and client, which every PDF would ask for again). */
+async function writePdf(dir: string, pool: PdfRenderer, made: Set<string>, input: PdfInput, reportJson?: string): Promise<string> {
   const file = reportPdfPath(dir, input.report);
-  const pdf = await pool.render(input);
-  await mkdir(path.dirname(file), { recursive: true });
+  const pdf = await pool.render(input, reportJson);
+  const folder = path.dirname(file);
+  if (!made.has(folder)) {
+    await mkdir(folder, { recursive: true });
+    made.add(folder);
+  }
   // Written beside and renamed, so that a reader never sees half a PDF.
   const partial = `${file}.partial`;
   await writeFile(partial, pdf);
@@ -102,48 +112,68 @@ interface RunState {
   pdfsInFlight?: Promise<void>;
   failed: string[];
   pdfFailed: string[];
+  madeFolders: Set<string>;
   stored: number;
   pdfs: number;
   ms: { query: number; assemble: number; store: number; pdf: number };
 }
 
+type ChunkRows = Map<string, CustomerReportRows>;
+
 /**
- * One chunk of customers: one set-based read, the reports assembled, stored
- * in one transaction (so each customer's three ranges change together), and
- * the PDFs written. Chunks bound the memory a run needs, whatever the
- * number of customers.
+ * One chunk's set-based read (the figures, coverage, accounts and insights
+ * of all its customers for all three ranges, and with PDFs their
+ * transactions and flag evidence), in one snapshot. A failed read fails the
+ * chunk's customers together (logged here, counted by the caller); the next
+ * chunk may well succeed.
  */
-async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerRef[]): Promise<void> {
-  const log = ctx.logger.child({ job: 'affordability-reports' });
-  let started = Date.now();
-  let byCustomer: Awaited<ReturnType<typeof readReportRows>>;
+async function readChunk(ctx: JobContext, state: RunState, customers: readonly CustomerRef[]): Promise<ChunkRows | undefined> {
+  const started = Date.now();
   try {
     // The PDF's range also reads the transactions behind it (its provenance), in the same snapshot.
     const refsRange = state.pdfDir ? state.ranges.at(-1)?.key : undefined;
-    byCustomer = await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
+    return await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
   } catch (err) {
-    // The chunk's customers fail together; the next chunk may well succeed.
+    ctx.logger.error({ job: 'affordability-reports', err, customers: customers.length, first_customer_id: customers[0]?.customerId },
+      'affordability report query failed for a chunk; continuing');
+    return undefined;
+  } finally {
+    state.ms.query += Date.now() - started;
+  }
+}
+
+/**
+ * One chunk of customers, once read: the reports assembled, stored in one
+ * transaction (so each customer's three ranges change together), and the
+ * PDFs handed to the workers. Chunks bound the memory a run needs, whatever
+ * the number of customers.
+ */
+async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state: RunState, customers: readonly CustomerRef[], byCustomer: ChunkRows | undefined): Promise<void> {
+  const log = ctx.logger.child({ job: 'affordability-reports' });
+  if (!byCustomer) {
     state.failed.push(...customers.map((c) => c.customerId));
-    log.error({ err, customers: customers.length, first_customer_id: customers[0]?.customerId }, 'affordability report query failed for a chunk; continuing');
     return;
   }
-  state.ms.query += Date.now() - started;
-
-  started = Date.now();
+  const started = Date.now();
   const archived: ArchivedReport[] = [];
-  const forPdf: PdfInput[] = [];
+  const forPdf: Array<{ input: PdfInput; json?: string }> = [];
   const longest = state.ranges.at(-1)?.months;
   for (const rows of byCustomer.values()) {
     const { client_id: clientId, customer_id: customerId } = rows.accounts;
     try {
       await options.beforeCustomer?.(customerId);
-      const mine = state.ranges.map((r) => ({
-        rangeMonths: r.months,
-        report: assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt }),
-      }));
+      const mine: ArchivedReport[] = state.ranges.map((r) => {
+        const report = assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt });
+        // Made once: stored as this text, and the PDF worker is sent the same.
+        return { rangeMonths: r.months, report, json: JSON.stringify(report) };
+      });
       archived.push(...mine);
-      const pdfReport = mine.find((m) => m.rangeMonths === longest)?.report;
-      if (pdfReport) forPdf.push({ report: pdfReport, transactions: rows.transactionRefs ?? '[]', evidence: rows.evidence ?? [] });
+      const pdfReport = mine.find((m) => m.rangeMonths === longest);
+      if (pdfReport && state.pdfDir) {
+        // The appendix shows the evidence of raised flags only: the worker is sent just that.
+        const evidence = evidenceOfRaisedFlags(pdfReport.report.data.insights, rows.evidence ?? []);
+        forPdf.push({ input: { report: pdfReport.report, transactions: rows.transactionRefs ?? '[]', evidence }, json: pdfReport.json });
+      }
     } catch (err) {
       state.failed.push(customerId);
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability report failed for customer; continuing');
@@ -151,19 +181,33 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   }
   state.ms.assemble += Date.now() - started;
 
-  started = Date.now();
-  state.stored += await saveReports(ctx.store, archived);
-  state.ms.store += Date.now() - started;
+  // The chunk's PDFs go to the workers while its reports are stored: DuckDB stores, the workers draw.
+  const [stored] = await Promise.all([timed(state, 'store', saveReports(ctx.store, archived)), sendPdfs(state, log, forPdf)]);
+  state.stored += stored;
+}
 
+async function timed<T>(state: RunState, part: 'store', work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work;
+  } finally {
+    state.ms[part] += Date.now() - started;
+  }
+}
+
+/**
+ * Hands a chunk's PDFs to the workers, all at once and not awaited: they draw
+ * them while this thread stores the chunk and assembles the next. The
+ * previous chunk's PDFs finish first, so at most two chunks' PDFs wait in memory.
+ */
+async function sendPdfs(state: RunState, log: JobContext['logger'], forPdf: ReadonlyArray<{ input: PdfInput; json?: string }>): Promise<void> {
   const { pdfDir, pool } = state;
   if (!pdfDir || !pool) return;
-  // The previous chunk's PDFs finish first, so at most two chunks' reports wait in memory.
   await state.pdfsInFlight;
-  started = Date.now();
-  // All of the chunk's PDFs at once, not awaited here: the workers draw them while the next chunk is read.
-  state.pdfsInFlight = Promise.all(forPdf.map(async (input) => {
+  const started = Date.now();
+  state.pdfsInFlight = Promise.all(forPdf.map(async ({ input, json }) => {
     try {
-      await writePdf(pdfDir, pool, input);
+      await writePdf(pdfDir, pool, state.madeFolders, input, json);
       state.pdfs++;
     } catch (err) {
       state.pdfFailed.push(input.report.metadata.customer_id);
@@ -183,15 +227,24 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     failed: [],
     pdfFailed: [],
+    madeFolders: new Set(),
     stored: 0,
     pdfs: 0,
     ms: { query: 0, assemble: 0, store: 0, pdf: 0 },
   };
   const customers = await listCustomers(ctx.store);
   const chunkSize = options.chunkSize ?? ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS;
-  for (let i = 0; i < customers.length; i += chunkSize) {
-    await runChunk(ctx, options, state, customers.slice(i, i + chunkSize));
-    ctx.progress?.(Math.min(i + chunkSize, customers.length), customers.length);
+  const chunks: CustomerRef[][] = [];
+  for (let i = 0; i < customers.length; i += chunkSize) chunks.push(customers.slice(i, i + chunkSize));
+  // The next chunk is read while this one is assembled and stored (and its PDFs drawn): DuckDB's threads
+  // and this one work at once. At most two chunks' rows are held.
+  let reading = chunks[0] ? readChunk(ctx, state, chunks[0]) : undefined;
+  for (let i = 0; i < chunks.length; i++) {
+    const rows = await reading;
+    const next = chunks[i + 1];
+    reading = next ? readChunk(ctx, state, next) : undefined;
+    await runChunk(ctx, options, state, chunks[i] ?? [], rows);
+    ctx.progress?.(Math.min((i + 1) * chunkSize, customers.length), customers.length);
   }
   await state.pdfsInFlight;
   const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;

@@ -1,4 +1,4 @@
-import { money, monthlyAverage } from '../domain/money.js';
+import { monthlyAverage } from '../domain/money.js';
 import { monthCount } from '../domain/months.js';
 import type { AffordabilityInsights, DisposableIncome, InsightFigure, InsightsRequest } from './insights-model.js';
 import { INSIGHTS_OPERATION_ID } from './insights-model.js';
@@ -7,6 +7,7 @@ import { cellsByKey, figureOf, insightLink, isNegative, medianOfMonths, minus, s
 import { commitments, incomeStreams } from './insights-groups.js';
 import { insightRules } from './insights-rules.js';
 import { riskSignals } from './insights-signals.js';
+import { moneyOf } from './plain-amounts.js';
 
 /** Turns the SQL rows of one customer and range into the insights. */
 
@@ -24,14 +25,14 @@ function disposable(ctx: FigureContext, income: InsightFigure, spending: Insight
     const months = { from: m.month, to: m.month };
     return {
       month: m.month,
-      amount: money(amount, ctx.currency),
+      amount: moneyOf(amount, ctx.currency),
       deficit: isNegative(amount),
       _links: { income: insightLink(ctx, ['income'], months), expenditure: insightLink(ctx, ['expenditure'], months) },
     };
   });
   return {
-    overall_total: money(overall, ctx.currency),
-    monthly_average: money(monthlyAverage(overall, monthCount(ctx.range)), ctx.currency),
+    overall_total: moneyOf(overall, ctx.currency),
+    monthly_average: moneyOf(monthlyAverage(overall, monthCount(ctx.range)), ctx.currency),
     deficit: isNegative(overall),
     deficit_months: monthly_totals.filter((m) => m.deficit).map((m) => m.month),
     monthly_totals,

@@ -1,9 +1,10 @@
 import { Decimal } from 'decimal.js';
-import { money, sumAmounts, toFixed2, type Money } from '../domain/money.js';
-import { monthsIn, type MonthRange } from '../domain/months.js';
+import type { Money } from '../domain/money.js';
+import type { MonthRange } from '../domain/months.js';
 import { transactionsLink } from '../domain/transactions-link.js';
 import type { AmountConsistency, InsightFigure, InsightMonth, InsightTotal } from './insights-model.js';
 import type { InsightCell } from './insights-repository.js';
+import { difference, fixed2, moneyOf, monthsOf, sumFixed2 } from './plain-amounts.js';
 
 /**
  * The building blocks of the insights: a key's figure from the SQL cells,
@@ -57,17 +58,17 @@ export function figureOf(ctx: FigureContext, keys: readonly string[]): InsightFi
     if (list) list.push(c);
     else byMonth.set(c.month, [c]);
   }
-  const monthly_totals: InsightMonth[] = monthsIn(ctx.range).map((month) => {
+  const monthly_totals: InsightMonth[] = monthsOf(ctx.range).map((month) => {
     const inMonth = byMonth.get(month) ?? [];
     return {
       month,
-      amount: money(sumAmounts(inMonth.map((c) => c.total)), ctx.currency),
+      amount: moneyOf(sumFixed2(inMonth.map((c) => c.total)), ctx.currency),
       transaction_count: inMonth.reduce((n, c) => n + c.transaction_count, 0),
       _links: { transactions: insightLink(ctx, keys, { from: month, to: month }) },
     };
   });
   return {
-    overall_total: money(sumAmounts(overall.map((c) => c.total)), ctx.currency),
+    overall_total: moneyOf(sumFixed2(overall.map((c) => c.total)), ctx.currency),
     transaction_count: overall.reduce((n, c) => n + c.transaction_count, 0),
     monthly_totals,
     _links: { transactions: insightLink(ctx, keys) },
@@ -78,7 +79,7 @@ export function figureOf(ctx: FigureContext, keys: readonly string[]): InsightFi
 export function totalOf(ctx: FigureContext, key: string): InsightTotal {
   const overall = (ctx.cells.get(key) ?? []).find((c) => c.month === null);
   return {
-    overall_total: money(overall?.total ?? '0', ctx.currency),
+    overall_total: moneyOf(overall?.total ?? '0', ctx.currency),
     transaction_count: overall?.transaction_count ?? 0,
     _links: { transactions: insightLink(ctx, [key]) },
   };
@@ -88,25 +89,25 @@ export function totalOf(ctx: FigureContext, key: string): InsightTotal {
 export function median(sorted: readonly string[]): string {
   if (sorted.length === 0) return '0.00';
   const mid = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return toFixed2(sorted[mid] ?? '0');
-  return toFixed2(new D(sorted[mid - 1] ?? '0').plus(sorted[mid] ?? '0').dividedBy(2));
+  if (sorted.length % 2 === 1) return fixed2(sorted[mid] ?? '0');
+  return fixed2(new D(sorted[mid - 1] ?? '0').plus(sorted[mid] ?? '0').dividedBy(2));
 }
 
 /** The median of a figure's months: what a typical month of it comes to. */
 export function medianOfMonths(amounts: readonly Money[], currency: string): Money {
   const sorted = amounts.map((a) => a.value).sort(compareAmounts);
-  return money(median(sorted), currency);
+  return moneyOf(median(sorted), currency);
 }
 
 export function consistency(sorted: readonly string[], currency: string, maxSpreadPercent: string): AmountConsistency {
   const min = sorted[0] ?? '0';
   const max = sorted.at(-1) ?? '0';
   const mid = median(sorted);
-  const spread = new D(mid).isZero() ? '0.00' : toFixed2(new D(max).minus(min).dividedBy(mid).times(100));
+  const spread = new D(mid).isZero() ? '0.00' : fixed2(new D(max).minus(min).dividedBy(mid).times(100));
   return {
-    min: money(min, currency),
-    max: money(max, currency),
-    median: money(mid, currency),
+    min: moneyOf(min, currency),
+    max: moneyOf(max, currency),
+    median: moneyOf(mid, currency),
     spread_percent: spread,
     consistent: new D(spread).lte(maxSpreadPercent),
   };
@@ -114,14 +115,14 @@ export function consistency(sorted: readonly string[], currency: string, maxSpre
 
 /** A regular group's month: its median payment times payments a year over 12. Irregular: its total over the range's months. */
 export function predictedMonthly(medianAmount: string, perYear: number | null, total: string, months: number, currency: string): Money {
-  if (perYear === null) return money(new D(total).dividedBy(months), currency);
-  return money(new D(medianAmount).times(perYear).dividedBy(12), currency);
+  if (perYear === null) return moneyOf(new D(total).dividedBy(months), currency);
+  return moneyOf(new D(medianAmount).times(perYear).dividedBy(12), currency);
 }
 
 /** part / whole as a percentage, 2 places; a part of nothing is 100% (and nothing of nothing 0%). */
 export function sharePercent(part: string, whole: string): string {
   if (new D(whole).isZero()) return new D(part).isZero() ? '0.00' : '100.00';
-  return toFixed2(new D(part).dividedBy(whole).times(100));
+  return fixed2(new D(part).dividedBy(whole).times(100));
 }
 
 /** Orders decimal strings ascending, exactly. */
@@ -130,11 +131,11 @@ export const compareAmounts = (a: string, b: string): number => new D(a).compare
 export const atLeast = (value: string, threshold: string): boolean => new D(value).gte(threshold);
 
 export function sumMoney(values: readonly Money[], currency: string): Money {
-  return money(sumAmounts(values.map((v) => v.value)), currency);
+  return moneyOf(sumFixed2(values.map((v) => v.value)), currency);
 }
 
 export function minus(a: string, b: string): string {
-  return toFixed2(new D(a).minus(b));
+  return difference(a, b);
 }
 
 export const isNegative = (value: string): boolean => new D(value).isNegative() && !new D(value).isZero();

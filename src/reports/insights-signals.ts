@@ -1,8 +1,8 @@
-import { money } from '../domain/money.js';
 import type { RiskSignal, SignalName } from './insights-model.js';
 import type { OverdraftRow } from './insights-repository.js';
 import { atLeast, insightLink, sharePercent, totalOf, type FigureContext } from './insights-figures.js';
 import type { InsightRules } from './insights-rules.js';
+import { moneyOf } from './plain-amounts.js';
 
 /**
  * The risk signals: each a value against the rules' threshold, with the
@@ -45,7 +45,7 @@ export function riskSignals(ctx: FigureContext, rules: InsightRules, overdraft: 
       links.denominator = insightLink(ctx, ['expenditure']);
     } else if (spec.name === 'days_in_overdraft') {
       value = String(overdraft?.days ?? 0);
-      signal.detail = { deepest_balance: overdraft?.deepest_balance ? money(overdraft.deepest_balance, ctx.currency) : null };
+      signal.detail = { deepest_balance: overdraft?.deepest_balance ? moneyOf(overdraft.deepest_balance, ctx.currency) : null };
     } else if (spec.name === 'returned_direct_debits') {
       const fees = totalOf(ctx, 'unpaid_fee');
       signal.detail = { fees: { amount: fees.overall_total, transaction_count: fees.transaction_count, _links: fees._links } };

@@ -14,7 +14,14 @@ import type { PdfInput } from './report-pdf.js';
  */
 
 export interface PdfRenderer {
-  render(input: PdfInput): Promise<Buffer>;
+  /** `reportJson`: JSON.stringify(input.report) when the caller already has it (the nightly job stores it), so it is not made twice. */
+  render(input: PdfInput, reportJson?: string): Promise<Buffer>;
+}
+
+/** The JSON the worker parses: the input without its transactions (already text, sent apart). */
+function taskJson(input: Omit<PdfInput, 'transactions'>, reportJson: string | undefined): string {
+  if (reportJson === undefined || input.insights !== undefined) return JSON.stringify(input);
+  return input.evidence === undefined ? `{"report":${reportJson}}` : `{"report":${reportJson},"evidence":${JSON.stringify(input.evidence)}}`;
 }
 
 const IN_FLIGHT_PER_WORKER = 2;
@@ -45,11 +52,11 @@ export class PdfPool implements PdfRenderer {
     if (!Number.isInteger(size) || size < 1) throw affordError('PDF_POOL_SIZE', String(size));
   }
 
-  render(input: PdfInput): Promise<Buffer> {
+  render(input: PdfInput, reportJson?: string): Promise<Buffer> {
     if (this.closed) return Promise.reject(affordError('PDF_POOL_CLOSED'));
     return new Promise<Buffer>((resolve, reject) => {
       const { transactions, ...rest } = input;
-      this.queue.push({ task: { id: this.nextId++, json: JSON.stringify(rest), transactions }, resolve, reject });
+      this.queue.push({ task: { id: this.nextId++, json: taskJson(rest, reportJson), transactions }, resolve, reject });
       this.dispatch();
     });
   }

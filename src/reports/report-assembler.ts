@@ -1,6 +1,6 @@
 import { CORE_DASHBOARD_ID } from '../domain/core-dashboard.js';
-import { money, monthlyAverage, type Money } from '../domain/money.js';
-import { monthCount, monthsIn } from '../domain/months.js';
+import { monthlyAverage, type Money } from '../domain/money.js';
+import { monthCount } from '../domain/months.js';
 import { GENERATOR } from './generator-version.js';
 import { transactionsLink, type LinkScope } from './report-links.js';
 import {
@@ -18,6 +18,7 @@ import { affordError } from '../domain/errors.js';
 import { assembleInsights } from './insights-assembler.js';
 import type { CustomerInsightRows } from './insights-repository.js';
 import { medianOfMonths, referenceFigures } from './report-reference-figures.js';
+import { moneyOf, monthsOf } from './plain-amounts.js';
 
 const NO_INSIGHTS: CustomerInsightRows = { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() };
 
@@ -39,7 +40,7 @@ const TWO_PLACES = /^-?\d+\.\d{2}$/;
 
 /** SQL gives DECIMAL(38,2) text, already in the API's form; anything else goes through decimal.js. */
 function amount(value: string, currency: string): Money {
-  return TWO_PLACES.test(value) ? { value, currency } : money(value, currency);
+  return TWO_PLACES.test(value) ? { value, currency } : moneyOf(value, currency);
 }
 
 function cellsOf(cells: readonly FigureCell[], figure: FigureName) {
@@ -66,10 +67,10 @@ function buildFigure(figure: FigureName, cells: readonly FigureCell[], request: 
   const scope = (months = range): LinkScope => ({ months, currency, accountIds });
   const result: Omit<Figure, '_links'> = {
     overall_total: amount(overall.total, currency),
-    monthly_average: money(monthlyAverage(overall.total, monthCount(range)), currency),
-    predicted_monthly: medianOfMonths(monthsIn(range).map((month) => amount(monthly.get(month)?.total ?? '0', currency)), currency),
+    monthly_average: moneyOf(monthlyAverage(overall.total, monthCount(range)), currency),
+    predicted_monthly: medianOfMonths(monthsOf(range).map((month) => amount(monthly.get(month)?.total ?? '0', currency)), currency),
     transaction_count: overall.transaction_count,
-    monthly_totals: monthsIn(range).map((month) => {
+    monthly_totals: monthsOf(range).map((month) => {
       const cell = monthly.get(month);
       if (!cell) throw affordError('REPORT_ROWS_INCOMPLETE', `figure ${figure} has no row for ${month}`);
       return {

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
 import type { Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
-import type { RiskSignal } from './insights-model.js';
+import type { InsightsData, RiskSignal } from './insights-model.js';
 import { insightRules } from './insights-rules.js';
 
 /**
@@ -38,6 +38,19 @@ export function linkKeys(link: string | undefined): string[] {
 /** The keys of a signal's evidence: its transactions, and the fees of returned direct debits. */
 export function signalKeys(signal: RiskSignal): { main: string[]; fees: string[] } {
   return { main: linkKeys(signal._links.transactions), fees: linkKeys(signal.detail?.fees?._links.transactions) };
+}
+
+/**
+ * The rows a PDF's appendix can show: those behind a raised flag. The
+ * appendix lists only these, so a worker need not be sent the rest (most of
+ * a customer's evidence rows, when no flag is raised).
+ */
+export function evidenceOfRaisedFlags(insights: InsightsData, rows: readonly EvidenceRow[]): EvidenceRow[] {
+  const keys = new Set(insights.risk_signals.filter((s) => s.flagged).flatMap((s) => {
+    const { main, fees } = signalKeys(s);
+    return [...main, ...fees];
+  }));
+  return keys.size === 0 ? [] : rows.filter((r) => r.keys.some((k) => keys.has(k)));
 }
 
 /** Every insight key a risk signal's links name: the rules' signal keys, and `overdrawn` (a running balance below zero). */

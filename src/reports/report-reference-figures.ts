@@ -1,9 +1,10 @@
-import { money, monthlyAverage, type Money } from '../domain/money.js';
+import { monthlyAverage, type Money } from '../domain/money.js';
 export { medianOfMonths } from './insights-figures.js';
 import { monthCount } from '../domain/months.js';
 import type { InsightFigure, InsightsData } from './insights-model.js';
 import { compareAmounts, minus, sumMoney } from './insights-figures.js';
 import type { Figure, FlexibleFigure, ReferenceFigure, ReportData } from './report-model.js';
+import { moneyOf } from './plain-amounts.js';
 
 /**
  * The reference API's report figures, from the insights of the same range:
@@ -40,13 +41,13 @@ export function referenceFigures(insights: InsightsData, essential: Figure): Ref
   const net_disposable = fromInsight(insights.income.excluding_benefits, sumMoney(earned.map((s) => s.predicted_monthly), currency));
   const disposableLink = insights.income.excluding_benefits._links.transactions;
   const net_discretionary: ReferenceFigure = {
-    overall_total: money(minus(net_disposable.overall_total.value, essential.overall_total.value), currency),
-    predicted_monthly: money(minus(net_disposable.predicted_monthly.value, essential.predicted_monthly.value), currency),
+    overall_total: moneyOf(minus(net_disposable.overall_total.value, essential.overall_total.value), currency),
+    predicted_monthly: moneyOf(minus(net_disposable.predicted_monthly.value, essential.predicted_monthly.value), currency),
     monthly_totals: net_disposable.monthly_totals.map((m, i) => {
       const spent = essential.monthly_totals[i];
       return {
         month: m.month,
-        amount: money(minus(m.amount.value, spent?.amount.value ?? '0'), currency),
+        amount: moneyOf(minus(m.amount.value, spent?.amount.value ?? '0'), currency),
         _links: { income_transactions: insights.income.excluding_benefits.monthly_totals[i]?._links.transactions ?? disposableLink, expenditure_transactions: spent ? linkOf(spent._links) : '' },
       };
     }),
@@ -57,9 +58,9 @@ export function referenceFigures(insights: InsightsData, essential: Figure): Ref
   const flexible: FlexibleFigure = {
     ...fromInsight(flexibleFigure, insights.expenditure.flexible.predicted_monthly),
     predicted_monthly_range: {
-      low: money(monthly[0] ?? '0', currency),
-      high: money(monthly.at(-1) ?? '0', currency),
-      average: money(monthlyAverage(flexibleFigure.overall_total.value, monthCount({ from: insights.months_assessed.start, to: insights.months_assessed.end })), currency),
+      low: moneyOf(monthly[0] ?? '0', currency),
+      high: moneyOf(monthly.at(-1) ?? '0', currency),
+      average: moneyOf(monthlyAverage(flexibleFigure.overall_total.value, monthCount({ from: insights.months_assessed.start, to: insights.months_assessed.end })), currency),
     },
   };
   return { net_disposable, net_discretionary, fixed: fromInsight(insights.expenditure.fixed.total, insights.expenditure.fixed.predicted_monthly), flexible };

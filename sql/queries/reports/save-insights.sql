@@ -1,5 +1,5 @@
 -- Stores the insights of a batch of nightly reports beside them, replacing
--- those stored for the same customer, range and currency (as save-reports
+-- those stored for the same customer, range and currency (as delete-replaced-reports
 -- does for the reports), in the same transaction. What a data team filters
 -- and sums on is in columns; the whole insights stay in the report's JSON
 -- (data.insights).
