@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -81,21 +81,22 @@ async function growthChild(file: string, db: string): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('silent');
   const store = await Store.open(db, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
-  const marks: [number, number][] = [];
+  // [seconds, lines read, RSS MiB] at each committed batch.
+  const marks: [number, number, number][] = [];
   const started = process.hrtime.bigint();
   const at = () => Number(process.hrtime.bigint() - started) / 1e9;
   await ingestFile(buildPipeline(store, logger), file, {
     batchRows: config.AFFORD_INGEST_BATCH_ROWS,
-    onProgress: (s) => marks.push([at(), s.read]),
+    onProgress: (s) => marks.push([at(), s.read, process.memoryUsage.rss() / 2 ** 20]),
   });
   await store.close();
   process.stdout.write(JSON.stringify(marks));
 }
 
 /** Seconds the ingest took over the lines in [from, to), by interpolating its commit marks. */
-function secondsOver(marks: [number, number][], from: number, to: number): number {
+function secondsOver(marks: [number, number, number][], from: number, to: number): number {
   const timeAt = (n: number): number => {
-    let prev: [number, number] = [0, 0];
+    let prev: [number, number, number] = [0, 0, 0];
     for (const m of marks) {
       if (m[1] >= n) return prev[0] + ((m[0] - prev[0]) * (n - prev[1])) / Math.max(1, m[1] - prev[1]);
       prev = m;
@@ -156,11 +157,14 @@ async function main(): Promise<void> {
       const n = await generate(big, growthCustomers, 12);
       const db = path.join(dir, 'growth.duckdb');
       const run = measured([...tsx, '--child', 'growth', big, db]);
-      const marks = JSON.parse(run.stdout) as [number, number][];
+      const marks = JSON.parse(run.stdout) as [number, number, number][];
       const first = secondsOver(marks, 0, n / 10);
       const last = secondsOver(marks, n - n / 10, n);
-      say(`growth, ${growthCustomers} customers x 12 months: ${fmt(n)} lines in ${run.seconds.toFixed(1)} s, peak RSS ${fmt(run.maxRssMiB)} MiB`);
+      // RSS at the commits of each tenth: memory that grew with the store would show here.
+      const rssOver = (from: number, to: number): number => Math.max(0, ...marks.filter((m) => m[1] > from && m[1] <= to).map((m) => m[2]));
+      say(`growth, ${growthCustomers} customers x 12 months: ${fmt(n)} lines in ${run.seconds.toFixed(1)} s, peak RSS ${fmt(run.maxRssMiB)} MiB (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
       say(`  first tenth ${fmt(n / 10 / first)} events/s, last tenth ${fmt(n / 10 / last)} events/s, ratio last / first: ${(first / last).toFixed(3)}`);
+      say(`  RSS at the commits of the first tenth up to ${fmt(rssOver(0, n / 10))} MiB, of the last tenth up to ${fmt(rssOver(n - n / 10, n))} MiB`);
       const jobs = measured([process.execPath, afford, 'jobs', 'run', 'all'], { AFFORD_DB: db, AFFORD_EXPORT_DIR: path.join(dir, 'export') });
       say(`  afford jobs run all on it: ${jobs.seconds.toFixed(1)} s, peak RSS ${fmt(jobs.maxRssMiB)} MiB`);
     }

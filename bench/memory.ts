@@ -19,7 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -48,6 +48,15 @@ SELECT client_id, customer_id, account_id, date_trunc('month', date_time)::DATE 
        category_l1, category_l2, direction, sum(amount)::DECIMAL(18,2) AS total, count(*)::INTEGER AS n
 FROM tx WHERE type = 'transaction.upserted' AND status <> 'declined' GROUP BY ALL`,
 ];
+
+/** One size's peaks, MiB. */
+interface Sized {
+  events: number;
+  alone: number;
+  ingest: number;
+  jobs: number;
+  line: string;
+}
 
 interface Run {
   seconds: number;
@@ -106,9 +115,9 @@ async function main(): Promise<void> {
   const memoryLimit = loadConfig().AFFORD_DB_MEMORY_LIMIT;
   const dir = mkdtempSync(path.join(tmpdir(), 'afford-memory-'));
   const self = [process.execPath, '--import', 'tsx', path.join(here, 'memory.ts')];
-  const rows: string[] = [];
+  const rows: Sized[] = [];
   try {
-    say(`memory: peak RSS of each step in its own process (/usr/bin/time), AFFORD_DB_MEMORY_LIMIT=${memoryLimit}`);
+    say(`memory: peak RSS of each step in its own process (/usr/bin/time), AFFORD_DB_MEMORY_LIMIT=${memoryLimit}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const customers of sizes) {
       const file = path.join(dir, `events-${customers}.ndjson`);
       const lines = await generate(file, customers, months);
@@ -119,14 +128,21 @@ async function main(): Promise<void> {
       const events = Number(/read (\d+)/.exec(ingest.stdout)?.[1] ?? lines);
       const jobs = measured([process.execPath, afford, 'jobs', 'run', 'all'], env);
       rmSync(file, { force: true });
-      say(`${customers} customers x ${months} months, ${fmt(events)} events:`);
+      say(`${customers} customers x ${months} months, ${fmt(events)} events (load average now ${loadavg()[0]?.toFixed(2)}):`);
       say(`  duckdb alone, same load     peak RSS ${fmt(alone.peakMiB)} MiB (${alone.seconds.toFixed(1)} s)`);
       say(`  afford ingest file -        peak RSS ${fmt(ingest.peakMiB)} MiB (${ingest.seconds.toFixed(1)} s), ratio to duckdb alone ${(ingest.peakMiB / alone.peakMiB).toFixed(2)}`);
       say(`  afford jobs run all         peak RSS ${fmt(jobs.peakMiB)} MiB (${jobs.seconds.toFixed(1)} s), ratio to duckdb alone ${(jobs.peakMiB / alone.peakMiB).toFixed(2)}`);
-      rows.push(`| ${fmt(customers)} | ${fmt(events)} | ${fmt(alone.peakMiB)} | ${fmt(ingest.peakMiB)} | ${fmt(jobs.peakMiB)} |`);
+      rows.push({ events, alone: alone.peakMiB, ingest: ingest.peakMiB, jobs: jobs.peakMiB, line: `| ${fmt(customers)} | ${fmt(events)} | ${fmt(alone.peakMiB)} | ${fmt(ingest.peakMiB)} | ${fmt(jobs.peakMiB)} |` });
     }
     say('\n| customers | events | duckdb alone MiB | ingest MiB | jobs run all MiB |\n|---|---|---|---|---|');
-    for (const r of rows) say(r);
+    for (const r of rows) say(r.line);
+    const [small, large] = [rows[0], rows.at(-1)];
+    if (small && large && large !== small) {
+      // Flat memory: the largest size's peaks over the smallest's, beside DuckDB alone's own growth on the same files.
+      const grow = (f: (r: Sized) => number): string => (f(large) / f(small)).toFixed(2);
+      say(`\npeak RSS at ${fmt(large.events)} events over ${fmt(small.events)}: duckdb alone ${grow((r) => r.alone)}, ingest ${grow((r) => r.ingest)}, jobs run all ${grow((r) => r.jobs)} (1.00 is flat)`);
+      say(`largest peak: ingest ${fmt(Math.max(...rows.map((r) => r.ingest)))} MiB, jobs run all ${fmt(Math.max(...rows.map((r) => r.jobs)))} MiB (limit 512 MiB)`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,10 @@ type ExportedTable = (typeof EXPORTED_TABLES)[number];
  * Each table is written one month at a time, a Parquet file per hive
  * partition: a COPY ... PARTITION_BY keeps a writer and its row group in
  * memory for every month at once, so its memory grew with the months the
- * store spans (and a month of reports, some 20 KB each, went in one piece).
+ * store spans. Reports and their insights go a slice of
+ * AFFORD_JOBS_SLICE_CUSTOMERS customers at a time (data_0.parquet,
+ * data_1.parquet, ... in customer order): a month of 6,000 reports of some
+ * 50 KB each did not fit the 256MB memory limit in one COPY.
  */
 const COPY_MONTH: Record<ExportedTable, string> = {
   transactions: 'jobs/export-parquet/copy-transactions-month',
@@ -30,6 +33,16 @@ const COPY_MONTH: Record<ExportedTable, string> = {
   affordability_reports: 'jobs/export-parquet/copy-reports-month',
   affordability_insights: 'jobs/export-parquet/copy-insights-month',
 };
+
+/** One COPY of the export: a month of a table, or of reports and insights a slice of customers of that month. */
+interface ExportPiece {
+  table_name: ExportedTable;
+  month: string;
+  slice: number;
+  first_customer: string | null;
+  last_customer: string | null;
+}
+const PIECE_COLUMNS = { table_name: 'text', month: 'text', slice: 'number', first_customer: 'text', last_customer: 'text' } as const;
 
 async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
@@ -72,11 +85,12 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
       await runScript(conn, 'jobs/export-parquet/begin-unordered');
       try {
         return await inSnapshot(conn, async () => {
-          const months = await queryFile<{ table_name: ExportedTable; month: string }>(conn, 'jobs/export-parquet/export-months', {}, { table_name: 'text', month: 'text' });
-          for (const { table_name: table, month } of months) {
+          const pieces = await queryFile<ExportPiece>(conn, 'jobs/export-parquet/export-months', { slice_customers: ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS }, PIECE_COLUMNS);
+          for (const { table_name: table, month, slice, first_customer, last_customer } of pieces) {
             const folder = path.join(target(table), `month=${month}`);
             await mkdir(folder, { recursive: true });
-            await runScript(conn, COPY_MONTH[table], { month, file: path.join(folder, 'data_0.parquet') });
+            const file = path.join(folder, `data_${slice}.parquet`);
+            await runScript(conn, COPY_MONTH[table], { month, file, ...(first_customer === null ? {} : { first_customer, last_customer }) });
           }
           return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number', affordability_insights: 'number' }))[0] ?? {};
         });

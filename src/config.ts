@@ -34,7 +34,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_CLIENT_STATE_TOPIC', description: 'compacted Kafka topic that carries API clients, bucket definitions and webhook subscriptions to every shard; unset means they live in this DuckDB file only' },
   { name: 'AFFORD_CLIENT_STATE_WAIT_MS', default: '10000', description: 'with AFFORD_CLIENT_STATE_TOPIC: longest a call waits for this shard to apply that topic up to its end before answering 503' },
-  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job: each slice is read, assembled and stored before the next, so its memory does not grow with the number of customers' },
+  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job, and of the reports the export writes: each slice is read, assembled and stored (or exported) before the next, so memory does not grow with the number of customers' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
   { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
   { name: 'AFFORD_TOKEN_SECRET', description: 'key (at least 32 characters) that signs API access tokens; unset means one generated once and kept in the DB' },

@@ -1,9 +1,10 @@
 import { createWriteStream, readdirSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
-import { exportParquetJob } from '../../jobs/export-parquet.js';
+import { SNAPSHOT_FILE, exportParquetJob } from '../../jobs/export-parquet.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
 import { writeEvents } from '../../src/generate/index.js';
@@ -71,5 +72,39 @@ describe('the nightly jobs work in bounded slices', () => {
     // The export reads without keeping insertion order on its own connection only, and puts it back.
     const order = await rows<{ kept: boolean }>(ctx.store, `SELECT current_setting('preserve_insertion_order') AS kept`);
     expect(order).toEqual([{ kept: true }]);
+  });
+  it('exports and snapshots the reports and insights a slice of AFFORD_JOBS_SLICE_CUSTOMERS customers at a time, every row as stored', async () => {
+    const run = await runJob(exportParquetJob, jobCtx({ AFFORD_JOBS_SLICE_CUSTOMERS: '5' }), 'cli');
+    expect(run.status).toBe('succeeded');
+    const exportDir = path.join(ctx.dir, 'export');
+    const [month] = await rows<{ month: string }>(ctx.store, `SELECT DISTINCT strftime(month_to, '%Y-%m') AS month FROM affordability_reports`);
+    // 12 customers in slices of 5, 5 and 2: one file each, in customer order.
+    for (const table of ['affordability_reports', 'affordability_insights']) {
+      expect(readdirSync(path.join(exportDir, table, `month=${month?.month}`)).sort()).toEqual(['data_0.parquet', 'data_1.parquet', 'data_2.parquet']);
+    }
+    const perFile = await rows<{ file: string; customers: number }>(ctx.store, `
+      SELECT parse_filename(filename) AS file, count(DISTINCT customer_id)::INTEGER AS customers
+      FROM read_parquet('${path.join(exportDir, 'affordability_reports', '*', '*.parquet')}', filename = true) GROUP BY ALL ORDER BY file`);
+    expect(perFile.map((f) => f.customers)).toEqual([5, 5, 2]);
+    const columns = `client_id, customer_id, range_months, month_from::VARCHAR AS month_from, month_to::VARCHAR AS month_to, currency, generated_at::VARCHAR AS generated_at, generator_version, report::VARCHAR AS report`;
+    const stored = await rows<Record<string, unknown>>(ctx.store, `SELECT ${columns} FROM affordability_reports ORDER BY ALL`);
+    expect(stored).toHaveLength(CUSTOMERS * 3);
+    const exported = await rows<Record<string, unknown>>(ctx.store, `SELECT ${columns} FROM read_parquet('${path.join(exportDir, 'affordability_reports', '*', '*.parquet')}', hive_partitioning = false) ORDER BY ALL`);
+    expect(exported).toEqual(stored);
+    const insights = `SELECT * EXCLUDE (month_from, month_to) FROM %s ORDER BY ALL`;
+    const storedInsights = JSON.stringify(await rows(ctx.store, insights.replace('%s', 'affordability_insights')));
+    const exportedInsights = JSON.stringify(await rows(ctx.store, insights.replace('%s', `read_parquet('${path.join(exportDir, 'affordability_insights', '*', '*.parquet')}', hive_partitioning = false)`)));
+    expect(exportedInsights).toEqual(storedInsights);
+
+    const snapshot = await DuckDBInstance.create(path.join(exportDir, SNAPSHOT_FILE), { access_mode: 'READ_ONLY' });
+    try {
+      const conn = await snapshot.connect();
+      const read = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson();
+      expect(await read(`SELECT ${columns} FROM affordability_reports ORDER BY ALL`)).toEqual(stored);
+      expect(JSON.stringify(await read(insights.replace('%s', 'affordability_insights')))).toEqual(storedInsights);
+      conn.closeSync();
+    } finally {
+      snapshot.closeSync();
+    }
   });
 });

@@ -19,9 +19,11 @@ CREATE TABLE afford_snapshot.customer_applications AS SELECT * FROM customer_app
 
 CREATE TABLE afford_snapshot.monthly_category_totals AS SELECT * FROM monthly_category_totals;
 
-CREATE TABLE afford_snapshot.affordability_reports AS SELECT * FROM affordability_reports;
+-- Reports and insights are created empty here and filled a slice of
+-- customers at a time (copy-snapshot-reports-slice.sql).
+CREATE TABLE afford_snapshot.affordability_reports AS SELECT * FROM affordability_reports WITH NO DATA;
 
-CREATE TABLE afford_snapshot.affordability_insights AS SELECT * FROM affordability_insights;
+CREATE TABLE afford_snapshot.affordability_insights AS SELECT * FROM affordability_insights WITH NO DATA;
 
 CREATE TABLE afford_snapshot.bucket_definitions AS SELECT * FROM bucket_definitions;
 

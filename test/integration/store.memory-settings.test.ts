@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { Store } from '../../src/db/store.js';
+import { silentLogger } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-settings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SETTINGS = `SELECT current_setting('memory_limit') AS memory_limit,
+  current_setting('allocator_flush_threshold') AS flush,
+  current_setting('allocator_bulk_deallocation_flush_threshold') AS bulk_flush`;
+
+describe('the memory settings reach DuckDB', () => {
+  it('opens the store with AFFORD_DB_MEMORY_LIMIT as memory_limit and the early allocator flush, on every connection', async () => {
+    const config = loadConfig({}, { AFFORD_DB: path.join(dir, 'a.duckdb'), AFFORD_DB_MEMORY_LIMIT: '96MB' });
+    const store = await Store.open(config.AFFORD_DB, silentLogger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+    try {
+      const want = [{ memory_limit: '91.5 MiB', flush: '15.2 MiB', bulk_flush: '15.2 MiB' }];
+      expect(await store.read((conn) => rowsAs(conn, SETTINGS))).toEqual(want);
+      expect(await store.write((conn) => rowsAs(conn, SETTINGS))).toEqual(want);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps the default limit of the settings table, 256MB', async () => {
+    const config = loadConfig({}, { AFFORD_DB: path.join(dir, 'b.duckdb') });
+    const store = await Store.open(config.AFFORD_DB, silentLogger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+    try {
+      expect(await store.read((conn) => rowsAs<{ memory_limit: string }>(conn, SETTINGS))).toMatchObject([{ memory_limit: '244.1 MiB' }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
