@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { SNAPSHOT_FILE } from '../../jobs/export-snapshot.js';
 import { cliContext, out } from './context.js';
 import { affordError } from '../domain/errors.js';
+import { instanceSettings } from '../db/store.js';
 import { toCsv, toJson, toTable } from './table-format.js';
 
 type Format = 'table' | 'csv' | 'json';
@@ -16,7 +17,7 @@ function firstLine(err: unknown): string {
 
 async function openReadOnly(dbPath: string, memoryLimit: string): Promise<DuckDBInstance> {
   try {
-    return await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', memory_limit: memoryLimit });
+    return await DuckDBInstance.create(dbPath, { ...instanceSettings(memoryLimit), access_mode: 'READ_ONLY' });
   } catch (err) {
     if (/lock/i.test(firstLine(err))) {
       throw affordError('CLI_FAILED', `afford sql: ${dbPath} is open for writing in another process (a running afford serve?); query the snapshot instead, the default`);

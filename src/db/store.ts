@@ -24,6 +24,11 @@ const MEMORY_SETTINGS: Readonly<Record<string, string>> = {
   allocator_bulk_deallocation_flush_threshold: '16MB',
 };
 
+/** The settings every DuckDB instance of afford opens with, the store's or a read-only one's: memory bounded alike. */
+export function instanceSettings(memoryLimit?: string): Record<string, string> {
+  return { ...MEMORY_SETTINGS, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) };
+}
+
 /**
  * One DuckDB file, one writer. Every write goes through `write`, which runs
  * its callback in a transaction on the single writer connection, one at a
@@ -44,8 +49,7 @@ export class Store {
   /** `memoryLimit` caps DuckDB's caches (for example '256MB'); unset, DuckDB takes most of the machine's memory. */
   static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string } = {}): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-    const settings = { ...MEMORY_SETTINGS, ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}) };
-    const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
+    const instance = await DuckDBInstance.create(dbPath, instanceSettings(options.memoryLimit)).catch((err: Error) => {
       // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
       throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;
     });

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/db/store.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
+import { afford } from '../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,5 +36,14 @@ describe('the memory settings reach DuckDB', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('opens the read-only instance of `afford sql` with the same limit and flush', async () => {
+    const db = path.join(dir, 'c.duckdb');
+    const store = await Store.open(db, silentLogger);
+    await store.close();
+    const run = await afford(['sql', '--db', db, '--csv', SETTINGS], { ...process.env, AFFORD_DB: db, AFFORD_DB_MEMORY_LIMIT: '96MB' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('memory_limit,flush,bulk_flush\n91.5 MiB,15.2 MiB,15.2 MiB\n');
   });
 });
