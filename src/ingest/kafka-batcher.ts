@@ -80,7 +80,6 @@ export class KafkaBatcher {
 
   add(chunk: PartitionChunk): void {
     if (this.closed || chunk.messages.length === 0) return;
-    this.writer.prepareAhead(chunk);
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);

@@ -7,3 +7,4 @@ DELETE FROM stage_balances;
 DELETE FROM stage_applications;
 DELETE FROM stage_customers;
 DELETE FROM stage_dead_letters;
+DELETE FROM raw_events;
