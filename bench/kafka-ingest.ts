@@ -14,7 +14,7 @@
  * dropped, since a consumer waiting for events no longer there waits forever.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -174,6 +174,7 @@ try {
   const file = await fileIngest(lines, dir, batchRows);
   out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows)`);
   out(`ratio afford Kafka / file:    ${(file / ours.ms).toFixed(3)}`);
+  out(`load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
   await broker.stop();
   rmSync(dir, { recursive: true, force: true });
