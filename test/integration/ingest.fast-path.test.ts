@@ -7,6 +7,7 @@ import { prepareItems } from '../../src/ingest/prepare.js';
 import { transactionCells, type TransactionEvent } from '../../src/ingest/stage.js';
 import type { BatchResult, RawItem } from '../../src/ingest/types.js';
 import { ensureStage } from '../../src/ingest/write-batch.js';
+import { writeFastBatch } from '../../src/ingest/write-fast-batch.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { rows, tempStore } from '../helpers/store.js';
 
@@ -177,7 +178,9 @@ describe('a batch written by the fast path', () => {
         tx.slice(20, 32).map((l, i) => (i % 3 === 2 ? l : withSecret(l, i % 3 ? 'new-secret' : 'bad'))),
       ];
       for (const [i, batch] of batches.entries()) {
-        const a = await fast.pipeline.ingest(items(batch, `batch-${i}`));
+        // Straight to the fast path, whatever the batch's size (the pipeline sends small batches to the schema).
+        await fast.store.writeUntransacted(ensureStage);
+        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`)));
         const b = await slow.pipeline.ingestPrepared(prepareItems(items(batch, `batch-${i}`)));
         expect(summary(a), `batch ${i}`).toEqual(summary(b));
       }
@@ -187,6 +190,34 @@ describe('a batch written by the fast path', () => {
     } finally {
       await fast.cleanup();
       await slow.cleanup();
+    }
+  });
+});
+
+describe('a large batch the store rejects an event of', () => {
+  it('is written by the schema path instead, which dead-letters that event alone with the store error, and the rest goes in', async () => {
+    const ctx = await tempStore();
+    try {
+      const salary = (n: number, customerId: string, month: string, amount = '5.00') =>
+        JSON.stringify({
+          event_id: `ev-${n}`, type: 'transaction.upserted', occurred_at: '2024-05-01T00:00:00Z', client_id: 'client-a', customer_id: customerId,
+          data: {
+            transaction_id: `tx-${n}`, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
+            date_time: `${month}-02T09:00:00Z`, enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
+          },
+        });
+      // cust-1's April already sums to the largest DECIMAL(18,2): any later April transaction overflows its monthly total in SQL.
+      await ctx.pipeline.ingest([{ raw: salary(0, 'cust-1', '2024-04', '1.00'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
+      await ctx.store.write((conn) => conn.run("UPDATE transactions SET amount = 9999999999999999.99 WHERE transaction_id = 'tx-0'"));
+      const lines = Array.from({ length: 2500 }, (_, i) => salary(i + 1, 'cust-2', '2024-03'));
+      lines[1200] = salary(1201, 'cust-1', '2024-04');
+      const result = await ctx.pipeline.ingest(items(lines, 'big'));
+      expect(result).toMatchObject({ read: 2500, inserted: 2499 });
+      expect(result.deadLetters.map((d) => [d.ref.lineNumber, d.reason.slice(0, 26)])).toEqual([[1201, 'store rejected the event: ']]);
+      const [march] = await rows<{ n: number }>(ctx.store, "SELECT transaction_count AS n FROM monthly_category_totals WHERE customer_id = 'cust-2'");
+      expect(march?.n).toBe(2499);
+    } finally {
+      await ctx.cleanup();
     }
   });
 });
