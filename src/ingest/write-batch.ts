@@ -7,9 +7,10 @@ import { queryFile, runScript, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
 import { sqlFile } from '../db/sql-files.js';
-import { emptyResult, type BatchResult, type DeadLetterRecord, type PreparedItem, type RawItem } from './types.js';
+import { emptyResult, type BatchResult, type DeadLetterRecord, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
-import { settleFast, type FastCustomer, type SecretMismatch } from './fast-path.js';
+import type { FastCustomer } from './fast-path.js';
+import { settleFastRows, type FastRows } from './fast-settle.js';
 
 interface Version {
   occurredAt: number;
@@ -82,17 +83,6 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
 export interface BatchEntry {
   seq: number;
   item: PreparedItem;
-}
-
-/**
- * The rows the fast path staged (fast-path.ts), by customer, with the raw
- * items of the batch: they are judged against their customers here, by
- * customer and secret rather than one by one.
- */
-export interface FastRows {
-  staged: number;
-  customers: readonly FastCustomer[];
-  items: readonly RawItem[];
 }
 
 /**
@@ -228,7 +218,8 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
   }
   for (const [key, creator] of [...fastCreators]) createFromFast(key, creator);
   if (fast) {
-    fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, result });
+    const skip = (type: EventType): void => tally(result, type, 0, 1);
+    fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, skip, reason: SECRET_MISMATCH });
   }
   // In the order of the batch, as the events were read.
   result.deadLetters = dead.sort((a, b) => a.seq - b.seq).map((d) => d.letter);
@@ -241,51 +232,6 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
 }
 
 const SECRET_MISMATCH = "customer_secret: does not match the customer's secret";
-
-interface SettleContext {
-  known: ReadonlyMap<string, { secretHash: string | null }>;
-  tombstones: ReadonlyMap<string, Version>;
-  createdAt: ReadonlyMap<string, number>;
-  secretMatches: (secret: string, stored: string) => boolean;
-  touched: Map<string, { clientId: string; customerId: string }>;
-  dead: { seq: number; letter: DeadLetterRecord }[];
-  result: BatchResult;
-}
-
-/**
- * Judges the fast rows against their customers, as the loop above judges an
- * event, by customer and secret: a secret that does not match the
- * customer's (from its creation on) is a dead letter, and a row no newer
- * than the customer's deletion changes nothing. Returns how many rows left
- * the stage. SQL does the work only when there is something to find.
- */
-async function settleFastRows(conn: DuckDBConnection, fast: FastRows, ctx: SettleContext): Promise<number> {
-  const mismatches: SecretMismatch[] = [];
-  let tombstoned = false;
-  for (const c of fast.customers) {
-    const key = customerKey(c.client_id, c.customer_id);
-    if (ctx.tombstones.has(key)) tombstoned = true;
-    const stored = ctx.known.get(key)?.secretHash;
-    if (!stored) continue;
-    for (const secret of c.secrets) {
-      if (!ctx.secretMatches(secret, stored)) mismatches.push({ clientId: c.client_id, customerId: c.customer_id, secret, afterSeq: ctx.createdAt.get(key) ?? -1 });
-    }
-  }
-  const settled = mismatches.length > 0 || tombstoned ? await settleFast(conn, mismatches) : [];
-  const removed = new Map<string, number>();
-  for (const row of settled) {
-    const key = customerKey(row.client_id, row.customer_id);
-    removed.set(key, (removed.get(key) ?? 0) + 1);
-    const item = fast.items[row.seq] as RawItem;
-    if (row.dead) ctx.dead.push({ seq: row.seq, letter: { raw: item.raw, reason: SECRET_MISMATCH, ref: item.ref } });
-    else tally(ctx.result, row.op === 'upsert' ? 'transaction.upserted' : 'transaction.deleted', 0, 1);
-  }
-  for (const c of fast.customers) {
-    const key = customerKey(c.client_id, c.customer_id);
-    if (c.events > (removed.get(key) ?? 0) && !ctx.touched.has(key)) ctx.touched.set(key, { clientId: c.client_id, customerId: c.customer_id });
-  }
-  return settled.length;
-}
 
 const stageKindOf = (e: IngestEvent): StageKind | undefined =>
   e.type === 'account.upserted' ? 'account' : e.type === 'application.upserted' ? 'application' : e.type.startsWith('transaction.') ? 'transaction' : undefined;
