@@ -2,7 +2,7 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 50000] [--batch-wait-ms 100] [--produce-batch 1000]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
     customers: { type: 'string', default: '300' },
     months: { type: 'string', default: '3' },
     partitions: { type: 'string', default: '16' },
-    'batch-rows': { type: 'string', default: '50000' },
+    'batch-rows': { type: 'string', default: '25000' },
     'batch-wait-ms': { type: 'string', default: '100' },
     // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
     'produce-batch': { type: 'string', default: '1000' },

@@ -25,6 +25,7 @@ const PAIRS = UK_V2.categories.flatMap((c) => c.subcategories.map((s) => `${c.na
 
 /** Appends each item's raw text (those a source has not refused already) with its position in the batch. */
 async function stageRawEvents(conn: DuckDBConnection, items: readonly RawItem[]): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-raw');
   const appender = await conn.createAppender('raw_events', 'main', 'temp');
   let seqs: number[] = [];
   let raws: string[] = [];
@@ -61,6 +62,7 @@ export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[
     pairs: listValue(PAIRS),
   });
   const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', {}, { seq: 'number' });
+  await runScript(conn, 'queries/ingest/fast-raw-drop');
   const slow = rest.map((r) => r.seq);
   items.forEach((item, seq) => {
     if (item.refused !== undefined) slow.push(seq);

@@ -133,7 +133,6 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     if (account > 0) ['stage_accounts', 'stage_balances'].forEach((t) => used.add(t));
     if (application > 0) used.add('stage_applications');
     if (result.deadLetters.length > 0) used.add('stage_dead_letters');
-    if (fast) used.add('raw_events');
     await clearStage(conn, used);
   };
 

@@ -1,5 +1,5 @@
 -- The fast path: parses the raw events of a batch (raw_events, see
--- stage-create) in SQL, and stages into stage_transactions every plain
+-- fast-raw.sql) in SQL, and stages into stage_transactions every plain
 -- transaction event that is certainly valid, exactly as the event schema
 -- (src/domain/events.ts) would return it and stage.ts would stage it. A row
 -- it is not certain of is left out, and goes to the schema in JavaScript,

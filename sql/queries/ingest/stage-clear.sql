@@ -7,4 +7,3 @@ DELETE FROM stage_balances;
 DELETE FROM stage_applications;
 DELETE FROM stage_customers;
 DELETE FROM stage_dead_letters;
-DELETE FROM raw_events;

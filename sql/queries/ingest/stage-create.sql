@@ -10,8 +10,7 @@ CREATE TEMP TABLE IF NOT EXISTS stage_transactions (
     -- Set only by the fast path (fast-parse.sql), whose rows are judged against their customer in SQL.
     customer_secret VARCHAR, fast BOOLEAN
 );
--- The raw text of a batch's events, by position in the batch, for fast-parse.sql.
-CREATE TEMP TABLE IF NOT EXISTS raw_events (seq INTEGER, raw VARCHAR);
+
 CREATE TEMP TABLE IF NOT EXISTS stage_accounts (
     seq INTEGER, event_id VARCHAR, occurred_at VARCHAR, client_id VARCHAR, customer_id VARCHAR, account_id VARCHAR, currency VARCHAR,
     holder_name VARCHAR, holder_relationship VARCHAR, account_name VARCHAR, account_type VARCHAR, usage_type VARCHAR,
