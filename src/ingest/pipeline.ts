@@ -71,11 +71,13 @@ export class IngestPipeline {
   }
 
   /**
-   * Writes the batch. When the store rejects an event that passed validation
-   * (a value SQL cannot hold), the event at fault is found by trial writes
-   * that are rolled back, and becomes a dead letter with the store's error as
-   * its reason; the batch then commits once, hooks included, so that a
-   * source's offsets or task are written exactly once.
+   * Writes the batch: from FAST_PATH_MIN_ROWS events up, DuckDB parses and
+   * checks the plain transaction events itself (write-fast-batch.ts). When
+   * the store rejects an event that passed validation (a value SQL cannot
+   * hold), the batch is validated whole in JavaScript, the event at fault is
+   * found by trial writes that are rolled back, and becomes a dead letter
+   * with the store's error as its reason; the batch then commits once, hooks
+   * included, so that a source's offsets or task are written exactly once.
    */
   async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     // A small batch (a steady Kafka stream's, an HTTP request's) is validated sooner than the fast path's statements run.
@@ -96,8 +98,8 @@ export class IngestPipeline {
   }
 
   /**
-   * `ingest` for items a source validated itself (prepareItems), so that it
-   * can validate the next batch while the store writes this one.
+   * `ingest` for items validated in JavaScript (prepareItems), one by one:
+   * small batches, and any batch the store rejects an event of.
    */
   async ingestPrepared(items: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     let prepared = items;
