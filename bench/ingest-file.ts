@@ -47,6 +47,8 @@ FROM tx WHERE type = 'transaction.upserted' AND status <> 'declined' GROUP BY AL
 
 interface Run {
   seconds: number;
+  /** User and system CPU seconds of the process: what it costs whatever else the machine runs. */
+  cpuSeconds: number;
   maxRssMiB: number;
   stdout: string;
 }
@@ -58,7 +60,8 @@ function measured(args: string[], env: Record<string, string> = {}): Run {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  return { seconds, maxRssMiB: kb / 1024, stdout: r.stdout };
+  const cpu = (what: string): number => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, cpuSeconds: cpu('User') + cpu('System'), maxRssMiB: kb / 1024, stdout: r.stdout };
 }
 
 async function duckdbAlone(file: string, db: string): Promise<void> {
@@ -118,6 +121,8 @@ async function generate(file: string, customers: number, months: number): Promis
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-GB');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
+/** The machine's load, printed beside the figures: on a shared machine they mean little without it. */
+const load = (): string => `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -137,7 +142,7 @@ async function main(): Promise<void> {
   try {
     const file = path.join(dir, 'events.ndjson');
     const lines = await generate(file, customers, months);
-    say(`file ingest, ${customers} customers x ${months} months: ${fmt(lines)} lines, ${(statSync(file).size / 1e6).toFixed(0)} MB`);
+    say(`file ingest, ${customers} customers x ${months} months: ${fmt(lines)} lines, ${(statSync(file).size / 1e6).toFixed(0)} MB (${load()})`);
     const alone: Run[] = [];
     const ours: Run[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -147,9 +152,14 @@ async function main(): Promise<void> {
     }
     const a = median(alone.map((r) => r.seconds));
     const o = median(ours.map((r) => r.seconds));
-    say(`  duckdb alone, whole job   ${a.toFixed(2)} s  ${fmt(lines / a)} events/s, peak RSS ${fmt(median(alone.map((r) => r.maxRssMiB)))} MiB`);
-    say(`  afford ingest file        ${o.toFixed(2)} s  ${fmt(lines / o)} events/s, peak RSS ${fmt(median(ours.map((r) => r.maxRssMiB)))} MiB`);
+    const ac = median(alone.map((r) => r.cpuSeconds));
+    const oc = median(ours.map((r) => r.cpuSeconds));
+    say(`  duckdb alone, whole job   ${a.toFixed(2)} s  ${fmt(lines / a)} events/s, ${ac.toFixed(2)} CPU s, peak RSS ${fmt(median(alone.map((r) => r.maxRssMiB)))} MiB`);
+    say(`  afford ingest file        ${o.toFixed(2)} s  ${fmt(lines / o)} events/s, ${oc.toFixed(2)} CPU s, peak RSS ${fmt(median(ours.map((r) => r.maxRssMiB)))} MiB`);
     say(`  ratio afford / duckdb alone: ${(a / o).toFixed(3)} (medians of ${rounds} interleaved rounds; 1.0 is as fast as DuckDB alone)`);
+    say(`  ratio of CPU seconds, duckdb alone / afford: ${(ac / oc).toFixed(3)} (less sensitive to a loaded machine than the wall-clock ratio)`);
+    if (rounds > 1) say(`  ratio per round: ${alone.map((r, i) => (r.seconds / (ours[i] as Run).seconds).toFixed(3)).join(', ')}`);
+    say(`  ${load()}`);
     say(`  afford said: ${ours[0]?.stdout.trim().replace(/\n/g, ' ')}`);
 
     if (growthCustomers > 0) {

@@ -2,7 +2,7 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 10000] [--batch-wait-ms 100] [--produce-batch 1000]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
@@ -14,7 +14,7 @@
  * dropped, since a consumer waiting for events no longer there waits forever.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
     customers: { type: 'string', default: '300' },
     months: { type: 'string', default: '3' },
     partitions: { type: 'string', default: '16' },
-    'batch-rows': { type: 'string', default: '10000' },
+    'batch-rows': { type: 'string', default: '25000' },
     'batch-wait-ms': { type: 'string', default: '100' },
     // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
     'produce-batch': { type: 'string', default: '1000' },
@@ -174,6 +174,7 @@ try {
   const file = await fileIngest(lines, dir, batchRows);
   out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows)`);
   out(`ratio afford Kafka / file:    ${(file / ours.ms).toFixed(3)}`);
+  out(`load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
   await broker.stop();
   rmSync(dir, { recursive: true, force: true });

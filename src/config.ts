@@ -19,7 +19,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
   { name: 'AFFORD_LOG_LEVEL', default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace, silent' },
   { name: 'AFFORD_NIGHTLY_CRON', default: '0 2 * * *', description: 'cron schedule (UTC) of the nightly jobs' },
-  { name: 'AFFORD_INGEST_BATCH_ROWS', default: '10000', description: 'largest batch written in one DuckDB transaction' },
+  { name: 'AFFORD_INGEST_BATCH_ROWS', default: '25000', description: 'largest batch written in one DuckDB transaction' },
   { name: 'AFFORD_KAFKA_BROKERS', description: 'comma list of Kafka brokers; unset means no Kafka consumer' },
   { name: 'AFFORD_KAFKA_TOPICS', default: 'afford.transactions.v1,afford.accounts.v1,afford.customers.v1,afford.payments.v1', description: 'comma list of topics to consume' },
   { name: 'AFFORD_KAFKA_GROUP_ID', default: 'afford', description: 'Kafka consumer group id' },

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readLines } from './line-reader.js';
 import type { IngestPipeline } from './pipeline.js';
-import { prepareItems } from './prepare.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
 export interface FileIngestOptions {
@@ -13,7 +12,7 @@ export interface FileIngestOptions {
 /**
  * Streams an NDJSON file (or standard input for '-') through the pipeline in
  * bounded batches, so memory stays flat whatever the file's size. One batch
- * is read and validated while the previous one is being written. Re-reading
+ * is read while the previous one is being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
  * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
@@ -33,11 +32,10 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
   const submit = async (): Promise<void> => {
     if (batch.length === 0) return;
-    // Validated while the store still writes the batch before it.
-    const prepared = prepareItems(batch);
+    const items = batch;
     batch = [];
     await settle();
-    inFlight = pipeline.ingestPrepared(prepared);
+    inFlight = pipeline.ingest(items);
   };
 
   try {

@@ -21,6 +21,8 @@ export interface BatcherEvents {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** The longest a transaction waits for a backlog still streaming in, in times `waitMs`. */
+const BACKLOG_WAITS = 4;
 const chunkBytes = (messages: readonly SourceMessage[]): number => messages.reduce((n, m) => n + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0);
 
 /**
@@ -46,6 +48,8 @@ export class KafkaBatcher {
   private closed = false;
   private failures = 0;
   private backingOff = false;
+  /** Messages each partition had on the broker past the last one queued, when it was fetched. */
+  private readonly behind = new Map<string, bigint>();
 
   constructor(
     private readonly writer: KafkaBatchWriter,
@@ -80,7 +84,9 @@ export class KafkaBatcher {
 
   add(chunk: PartitionChunk): void {
     if (this.closed || chunk.messages.length === 0) return;
-    this.writer.prepareAhead(chunk);
+    const last = chunk.messages.at(-1) as SourceMessage;
+    const behind = chunk.highWatermark === undefined ? 0n : BigInt(chunk.highWatermark) - BigInt(last.offset) - 1n;
+    this.behind.set(partitionKey(chunk.topic, chunk.partition), behind);
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
@@ -101,6 +107,8 @@ export class KafkaBatcher {
     this.queue = [];
     this.rows = 0;
     this.bytes = 0;
+    // What the partitions were behind is learnt again from the next fetches (a revoked one's would hold transactions back).
+    this.behind.clear();
     this.generationNo++;
     this.notifyRoom();
     return from;
@@ -125,7 +133,7 @@ export class KafkaBatcher {
     await new Promise((resolve) => setImmediate(resolve));
     while (!this.closed && this.queue.length > 0) {
       const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
-      const wait = (this.queue[0]?.queuedAt ?? 0) + this.limits.waitMs - performance.now();
+      const wait = this.waitLeft();
       if (!full && wait > 0) {
         await this.sleep(wait);
         continue;
@@ -165,6 +173,22 @@ export class KafkaBatcher {
       if (!queued || first < queued.offset) from.set(key, { topic, partition, offset: first });
     }
     this.events.dropped(from, error);
+  }
+
+  /**
+   * How long the next transaction waits for more: until its first message
+   * has waited `waitMs`; and while the partitions are still behind their
+   * ends (a backlog being fetched), on until it has waited BACKLOG_WAITS
+   * times `waitMs`, so that a backlog's first transaction is as large as the
+   * ones after it rather than what came in the first `waitMs`. A steady
+   * stream is read up to its ends, so it never waits longer than `waitMs`.
+   */
+  private waitLeft(): number {
+    const now = performance.now();
+    const firstAt = this.queue[0]?.queuedAt ?? 0;
+    const first = firstAt + this.limits.waitMs - now;
+    if (first > 0 || ![...this.behind.values()].some((n) => n > 0n)) return first;
+    return Math.min(this.limits.waitMs / 5, firstAt + BACKLOG_WAITS * this.limits.waitMs - now);
   }
 
   /** A pause that close(), or a full queue outside a backoff, cuts short. */

@@ -11,11 +11,11 @@ import { ownsPartition } from './shard-assigner.js';
 
 /**
  * A transaction's byte limit: a full fetch of 16 partitions, and never below
- * 16 MiB, so that rows, not bytes, bound transactions of ordinary events.
- * The queue holds two transactions' worth.
+ * 24 MiB, so that rows, not bytes, bound transactions of ordinary events
+ * (25,000 of about 700 bytes). The queue holds two transactions' worth.
  */
 const TRANSACTION_PARTITIONS = 16;
-const TRANSACTION_BYTES_FLOOR = 16 * 1024 * 1024;
+const TRANSACTION_BYTES_FLOOR = 24 * 1024 * 1024;
 
 export interface KafkaIngestDeps {
   pipeline: BatchIngester;

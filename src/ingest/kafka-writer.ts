@@ -6,11 +6,10 @@ import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { prepareItems } from './prepare.js';
-import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
+import type { BatchResult, RawItem, SourceRef } from './types.js';
 
-/** What the writer needs of the pipeline; tests put a slow one in its place. Without ingestPrepared, messages are validated as they are written. */
-export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'> & Partial<Pick<IngestPipeline, 'ingestPrepared'>>;
+/** What the writer needs of the pipeline; tests put a slow one in its place. */
+export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'>;
 
 /** Consecutive messages of one partition, in offset order. */
 export interface PartitionChunk {
@@ -57,8 +56,6 @@ export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.mes
  */
 export class KafkaBatchWriter {
   private batchSeq = 0;
-  /** Messages validated ahead, while an earlier transaction was being written; they leave with their messages. */
-  private readonly prepared = new WeakMap<SourceMessage, PreparedItem>();
 
   constructor(
     private readonly pipeline: BatchIngester,
@@ -99,23 +96,11 @@ export class KafkaBatchWriter {
    * rejects is found and dead-lettered by the pipeline, which then commits
    * the rest with the offsets once, so a poison message never stalls its
    * partition. This throws only when the store or the DLQ fails as a whole;
-   * the consumer then retries from the committed offsets.
+   * the consumer then retries from the committed offsets. The messages are
+   * validated as they are written: DuckDB parses and checks the plain
+   * transaction events itself (the pipeline's fast path), so there is
+   * nothing to validate ahead.
    */
-  /**
-   * Validates a chunk's messages soon after they are queued, between other
-   * work, so that the transaction that takes them only writes. Deferred, so
-   * that every partition of a fetch is queued first and can join the same
-   * transaction; whatever is not validated yet when written is validated then.
-   */
-  prepareAhead(chunk: PartitionChunk): void {
-    if (!this.pipeline.ingestPrepared) return;
-    setImmediate(() => {
-      const todo = chunk.messages.filter((m) => !this.prepared.has(m));
-      const items = prepareItems(todo.map((m) => rawItemOf(m, refOf(chunk, m))));
-      items.forEach((item, i) => this.prepared.set(todo[i] as SourceMessage, item));
-    });
-  }
-
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
     const byRef = new Map<string, SourceMessage>();
     const items: RawItem[] = [];
@@ -135,10 +120,7 @@ export class KafkaBatchWriter {
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
       await this.dlq.publish(dead);
     };
-    const ingestPrepared = this.pipeline.ingestPrepared?.bind(this.pipeline);
-    const result = ingestPrepared
-      ? await ingestPrepared(this.preparedItems(chunks, items), hook)
-      : await this.pipeline.ingest(items, hook);
+    const result = await this.pipeline.ingest(items, hook);
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(
@@ -156,18 +138,5 @@ export class KafkaBatchWriter {
       },
       'Kafka batch committed',
     );
-  }
-
-  /** The chunks' items, validated: ahead when they were queued, else now. */
-  private preparedItems(chunks: readonly PartitionChunk[], items: readonly RawItem[]): PreparedItem[] {
-    const messages = chunks.flatMap((c) => c.messages);
-    return messages.map((m, i) => {
-      let item = this.prepared.get(m);
-      if (item === undefined) {
-        item = prepareItems([items[i] as RawItem])[0] as PreparedItem;
-        this.prepared.set(m, item);
-      }
-      return item;
-    });
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { ensureStage, writeBatch } from './write-batch.js';
+import { writeFastBatch } from './write-fast-batch.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
 
@@ -27,6 +28,13 @@ const storeListeners = new WeakMap<Store, CommitListener[]>();
 export function onEveryCommit(store: Store, listener: CommitListener): void {
   storeListeners.set(store, [...(storeListeners.get(store) ?? []), listener]);
 }
+
+/**
+ * Batches of fewer events than this are validated in JavaScript: the fast
+ * path's fixed cost (a dozen statements) is worth paying only for more
+ * (measured: about 70 ms more a transaction of 400 events).
+ */
+export const FAST_PATH_MIN_ROWS = 2000;
 
 /** More events than this rejected by the store one after another, none accepted between them, means the store is at fault, not the events. */
 const MAX_REJECTED_IN_A_ROW = 10;
@@ -63,19 +71,35 @@ export class IngestPipeline {
   }
 
   /**
-   * Writes the batch. When the store rejects an event that passed validation
-   * (a value SQL cannot hold), the event at fault is found by trial writes
-   * that are rolled back, and becomes a dead letter with the store's error as
-   * its reason; the batch then commits once, hooks included, so that a
-   * source's offsets or task are written exactly once.
+   * Writes the batch: from FAST_PATH_MIN_ROWS events up, DuckDB parses and
+   * checks the plain transaction events itself (write-fast-batch.ts). When
+   * the store rejects an event that passed validation (a value SQL cannot
+   * hold), the batch is validated whole in JavaScript, the event at fault is
+   * found by trial writes that are rolled back, and becomes a dead letter
+   * with the store's error as its reason; the batch then commits once, hooks
+   * included, so that a source's offsets or task are written exactly once.
    */
   async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
-    return this.ingestPrepared(prepareItems(items), sourceHook);
+    // A small batch (a steady Kafka stream's, an HTTP request's) is validated sooner than the fast path's statements run.
+    if (items.length < FAST_PATH_MIN_ROWS) return this.ingestPrepared(prepareItems(items), sourceHook);
+    const started = Date.now();
+    let result: BatchResult;
+    try {
+      // DuckDB parses and checks the plain transaction events itself; the schema sees the rest.
+      result = await this.commit((conn) => writeFastBatch(conn, items), sourceHook);
+    } catch (err) {
+      // The DLQ is out of reach: trying again now would only wait on the brokers again.
+      if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;
+      // Every event validated in JavaScript, so that trial writes can find the one the store rejects.
+      return this.ingestPrepared(prepareItems(items), sourceHook);
+    }
+    this.committed(result, items[0]?.ref.source ?? 'none', started);
+    return result;
   }
 
   /**
-   * `ingest` for items a source validated itself (prepareItems), so that it
-   * can validate the next batch while the store writes this one.
+   * `ingest` for items validated in JavaScript (prepareItems), one by one:
+   * small batches, and any batch the store rejects an event of.
    */
   async ingestPrepared(items: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     let prepared = items;
@@ -84,13 +108,9 @@ export class IngestPipeline {
     let knownGood = 0;
     for (;;) {
       try {
-        const result = await this.commit(prepared, sourceHook);
-        this.logger.debug(
-          { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, dead_letters: result.deadLetters.length, ms: Date.now() - started },
-          'batch committed',
-        );
-        const batch: CommittedBatch = { source: items[0]?.ref.source ?? 'none', seconds: (Date.now() - started) / 1000 };
-        for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
+        const batch = prepared;
+        const result = await this.commit((conn) => writeBatch(conn, batch), sourceHook);
+        this.committed(result, items[0]?.ref.source ?? 'none', started);
         return result;
       } catch (err) {
         const found = await isolateRejected(prepared, knownGood, (prefix) => this.trial(prefix));
@@ -106,10 +126,19 @@ export class IngestPipeline {
     }
   }
 
-  private async commit(prepared: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+  private committed(result: BatchResult, source: CommittedBatch['source'], started: number): void {
+    this.logger.debug(
+      { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, dead_letters: result.deadLetters.length, ms: Date.now() - started },
+      'batch committed',
+    );
+    const batch: CommittedBatch = { source, seconds: (Date.now() - started) / 1000 };
+    for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
+  }
+
+  private async commit(write: (conn: DuckDBConnection) => Promise<BatchResult>, sourceHook?: BatchHook): Promise<BatchResult> {
     await this.store.writeUntransacted(ensureStage);
     return this.store.write(async (conn) => {
-      const r = await writeBatch(conn, prepared);
+      const r = await write(conn);
       for (const hook of this.hooks) await hook(conn, r);
       if (sourceHook) await sourceHook(conn, r);
       return r;

@@ -5,7 +5,7 @@ import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';
 
-type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | null | undefined;
 
 /**
  * Rows for one stage table, gathered by column and handed to DuckDB a whole
@@ -60,7 +60,7 @@ const CHUNK_ROWS = 2048;
 const ts = (iso: string | null | undefined): string | null => (iso ? dbFromIso(iso) : null);
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
-type TransactionEvent = Extract<IngestEvent, { type: 'transaction.upserted' | 'transaction.deleted' }>;
+export type TransactionEvent = Extract<IngestEvent, { type: 'transaction.upserted' | 'transaction.deleted' }>;
 type AccountEvent = Extract<IngestEvent, { type: 'account.upserted' }>;
 type ApplicationEvent = Extract<IngestEvent, { type: 'application.upserted' }>;
 
@@ -81,6 +81,24 @@ const NONE = {
   },
   close(): void {},
 };
+
+/**
+ * A transaction event's row of stage_transactions, in its column order (the
+ * fast path stages the same row in SQL; a test holds the two equal).
+ */
+export function transactionCells(seq: number, e: TransactionEvent): Cell[] {
+  const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, e.data.transaction_id];
+  if (e.type === 'transaction.deleted') return [...head, ...new Array<Cell>(22).fill(null)];
+  const t = e.data;
+  const cats = t.enrichments.categories;
+  return [
+    ...head, t.account_id, t.provider, t.description, t.credit_debit_indicator, t.amount.value, t.amount.currency,
+    ts(t.date_time), t.status, cats.l1.slug, cats.l1.confidence, cats.l2.slug, cats.l2.confidence,
+    json(t.enrichments.regularity), json(t.enrichments.merchant), JSON.stringify(t.tags),
+    ts(t.posted_date_time), ts(t.value_date_time), t.merchant_category_code, t.counterparty?.name,
+    t.counterparty?.identifier, t.running_balance?.value, t.running_balance?.currency,
+  ];
+}
 
 /** Bulk-loads one segment of a batch into the temp stage tables through Appenders. */
 export class Stager {
@@ -107,20 +125,7 @@ export class Stager {
 
   transaction(seq: number, e: TransactionEvent): void {
     this.staged.transaction++;
-    const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, e.data.transaction_id];
-    if (e.type === 'transaction.deleted') {
-      this.tx.add([...head, ...new Array<Cell>(22).fill(null)]);
-      return;
-    }
-    const t = e.data;
-    const cats = t.enrichments.categories;
-    this.tx.add([
-      ...head, t.account_id, t.provider, t.description, t.credit_debit_indicator, t.amount.value, t.amount.currency,
-      ts(t.date_time), t.status, cats.l1.slug, cats.l1.confidence, cats.l2.slug, cats.l2.confidence,
-      json(t.enrichments.regularity), json(t.enrichments.merchant), JSON.stringify(t.tags),
-      ts(t.posted_date_time), ts(t.value_date_time), t.merchant_category_code, t.counterparty?.name,
-      t.counterparty?.identifier, t.running_balance?.value, t.running_balance?.currency,
-    ]);
+    this.tx.add(transactionCells(seq, e));
   }
 
   account(seq: number, e: AccountEvent): void {

@@ -7,8 +7,10 @@ import { queryFile, runScript, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
 import { sqlFile } from '../db/sql-files.js';
-import { emptyResult, type BatchResult, type PreparedItem } from './types.js';
+import { emptyResult, type BatchResult, type DeadLetterRecord, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
+import type { FastCustomer } from './fast-path.js';
+import { settleFastRows, type FastRows } from './fast-settle.js';
 
 interface Version {
   occurredAt: number;
@@ -49,13 +51,16 @@ const CUSTOMER_STATE_COLUMNS: Columns<CustomerStateRow> = {
 };
 
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
-async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[]) {
+async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[], more: readonly FastCustomer[]) {
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
   const known = new Map<string, { secretHash: string | null }>();
   const tombstones = new Map<string, Version>();
-  if (events.length === 0) return { known, tombstones, handled: new Set<string>() };
+  if (events.length === 0 && more.length === 0) return { known, tombstones, handled: new Set<string>() };
   // One pair per customer, not per event: a batch holds thousands of events of a few customers.
-  const pairs = new Map(events.map((e) => [customerKey(e.client_id, e.customer_id), e] as const));
+  const pairs = new Map<string, { client_id: string; customer_id: string }>([
+    ...events.map((e) => [customerKey(e.client_id, e.customer_id), e] as const),
+    ...more.map((c) => [customerKey(c.client_id, c.customer_id), c] as const),
+  ]);
   const keys = {
     client_ids: listValue([...pairs.values()].map((e) => e.client_id)),
     customer_ids: listValue([...pairs.values()].map((e) => e.customer_id)),
@@ -74,6 +79,12 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
   return { known, tombstones, handled };
 }
 
+/** An item of a batch and its position in the batch. */
+export interface BatchEntry {
+  seq: number;
+  item: PreparedItem;
+}
+
 /**
  * Writes one batch inside the caller's transaction: rows by the rules of
  * docs/events.md, dead letters, and the monthly totals of every customer-month it
@@ -81,16 +92,28 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
  * is removed with the customer and what came after it is kept.
  */
 export async function writeBatch(conn: DuckDBConnection, items: readonly PreparedItem[]): Promise<BatchResult> {
+  return writeEntries(conn, items.length, items.map((item, seq) => ({ seq, item })));
+}
+
+/**
+ * writeBatch for a batch of `read` items of which `entries` were prepared
+ * in JavaScript, and the rest staged by the fast path (never with a customer
+ * deletion among the entries: the caller sends such a batch to writeBatch).
+ */
+export async function writeEntries(conn: DuckDBConnection, read: number, entries: readonly BatchEntry[], fast?: FastRows): Promise<BatchResult> {
   const result = emptyResult();
-  result.read = items.length;
+  result.read = read;
   // The stage tables exist (see ensureStage) and are empty: every batch clears what it staged before it commits.
 
-  const events = items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
-  const { known, tombstones, handled } = await loadCustomerState(conn, events);
+  const events = entries.flatMap(({ item }) => (item.kind === 'event' ? [item.event] : []));
+  const { known, tombstones, handled } = await loadCustomerState(conn, events, fast?.customers ?? []);
+  const dead: { seq: number; letter: DeadLetterRecord }[] = [];
   const touched = new Map<string, { clientId: string; customerId: string }>();
   const kinds = new Set(events.map(stageKindOf).filter((k) => k !== undefined));
   let stager = await Stager.open(conn, kinds);
   let newCustomers: StagedCustomer[] = [];
+  // Rows of the fast path still staged, counted with the segment's transactions.
+  let fastStaged = fast?.staged ?? 0;
 
   // Applies what is staged so far; the stage tables are cleared once, after it.
   const flush = async (): Promise<void> => {
@@ -102,8 +125,10 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
       await runScript(conn, 'queries/ingest/apply-customers');
       used.add('stage_customers');
     }
-    await applySegment(conn, result, stager.staged);
-    const { transaction, account, application } = stager.staged;
+    const staged = { ...stager.staged, transaction: stager.staged.transaction + fastStaged };
+    fastStaged = 0;
+    await applySegment(conn, result, staged);
+    const { transaction, account, application } = staged;
     if (transaction > 0) ['stage_transactions', 'tx_events', 'batch_months'].forEach((t) => used.add(t));
     if (account > 0) ['stage_accounts', 'stage_balances'].forEach((t) => used.add(t));
     if (application > 0) used.add('stage_applications');
@@ -120,17 +145,31 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     return ok;
   };
 
-  for (const [seq, item] of items.entries()) {
+  // Customers new to the store that a fast row creates (its first newer than the customer's deletion), and where each new customer was created.
+  const fastCreators = new Map((fast?.customers ?? []).filter((c) => c.first_seq !== null).map((c) => [customerKey(c.client_id, c.customer_id), c] as const));
+  const createdAt = new Map<string, number>();
+  const createFromFast = (key: string, c: FastCustomer): void => {
+    fastCreators.delete(key);
+    if (known.has(key)) return;
+    const secretHash = c.first_secret === null ? null : hashSecret(c.first_secret);
+    known.set(key, { secretHash });
+    createdAt.set(key, c.first_seq ?? -1);
+    newCustomers.push({ customerId: c.customer_id, clientId: c.client_id, hosted: secretHash === null, secretHash });
+  };
+
+  for (const { seq, item } of entries) {
     if (item.kind === 'dead') {
-      result.deadLetters.push({ raw: item.raw, reason: item.reason, ref: item.ref });
+      dead.push({ seq, letter: { raw: item.raw, reason: item.reason, ref: item.ref } });
       continue;
     }
     const e = item.event;
     const key = customerKey(e.client_id, e.customer_id);
+    const creator = fastCreators.get(key);
+    if (creator && (creator.first_seq ?? 0) < seq) createFromFast(key, creator);
     const customer = known.get(key);
     // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it.
     if (customer?.secretHash && e.customer_secret !== undefined && !secretMatches(e.customer_secret, customer.secretHash)) {
-      result.deadLetters.push({ raw: item.raw, reason: "customer_secret: does not match the customer's secret", ref: item.ref });
+      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_MISMATCH, ref: item.ref } });
       continue;
     }
     const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
@@ -168,6 +207,7 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     if (customer === undefined) {
       const secretHash = e.customer_secret === undefined ? null : hashSecret(e.customer_secret);
       known.set(key, { secretHash });
+      createdAt.set(key, seq);
       newCustomers.push({ customerId: e.customer_id, clientId: e.client_id, hosted: secretHash === null, secretHash });
     }
     touched.set(key, { clientId: e.client_id, customerId: e.customer_id });
@@ -175,6 +215,13 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
     else if (e.type === 'application.upserted') stager.application(seq, e);
     else stager.transaction(seq, e);
   }
+  for (const [key, creator] of [...fastCreators]) createFromFast(key, creator);
+  if (fast) {
+    const skip = (type: EventType): void => tally(result, type, 0, 1);
+    fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, skip, reason: SECRET_MISMATCH });
+  }
+  // In the order of the batch, as the events were read.
+  result.deadLetters = dead.sort((a, b) => a.seq - b.seq).map((d) => d.letter);
   // Dead letters go in with the last segment, so that the stage is cleared once.
   await stageDeadLetters(conn, result.deadLetters);
   if (result.deadLetters.length > 0) await runScript(conn, 'queries/ingest/apply-dead-letters');
@@ -182,6 +229,8 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
   result.touchedCustomers = [...touched.values()];
   return result;
 }
+
+const SECRET_MISMATCH = "customer_secret: does not match the customer's secret";
 
 const stageKindOf = (e: IngestEvent): StageKind | undefined =>
   e.type === 'account.upserted' ? 'account' : e.type === 'application.upserted' ? 'application' : e.type.startsWith('transaction.') ? 'transaction' : undefined;

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { parseEvent } from '../../src/domain/events.js';
+import { generateEvents } from '../../src/generate/index.js';
+import { parseFast } from '../../src/ingest/fast-path.js';
+import { prepareItems } from '../../src/ingest/prepare.js';
+import { transactionCells, type TransactionEvent } from '../../src/ingest/stage.js';
+import type { BatchResult, RawItem } from '../../src/ingest/types.js';
+import { ensureStage } from '../../src/ingest/write-batch.js';
+import { writeFastBatch } from '../../src/ingest/write-fast-batch.js';
+import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { rows, tempStore } from '../helpers/store.js';
+
+type Json = Record<string, unknown>;
+
+const generated = [...generateEvents({ customers: 12, months: 4, seed: 23, faults: true, endMonth: '2024-04' })].map((l) => l.trimEnd());
+
+function mutate(json: Json, path: readonly string[], value: unknown): Json {
+  const copy = structuredClone(json);
+  let node: Json = copy;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) return copy;
+    node = next as Json;
+  }
+  const last = path.at(-1) as string;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+const FIELDS: string[][] = [
+  ['event_id'], ['type'], ['occurred_at'], ['client_id'], ['customer_id'], ['customer_secret'], ['data'], ['extra'],
+  ['data', 'transaction_id'], ['data', 'account_id'], ['data', 'provider'], ['data', 'description'], ['data', 'credit_debit_indicator'],
+  ['data', 'amount'], ['data', 'amount', 'value'], ['data', 'amount', 'currency'], ['data', 'amount', 'extra'], ['data', 'date_time'],
+  ['data', 'status'], ['data', 'enrichments'], ['data', 'enrichments', 'categories'], ['data', 'enrichments', 'categories', 'l1'],
+  ['data', 'enrichments', 'categories', 'l1', 'slug'], ['data', 'enrichments', 'categories', 'l1', 'confidence'],
+  ['data', 'enrichments', 'categories', 'l2', 'slug'], ['data', 'enrichments', 'categories', 'l2', 'confidence'],
+  ['data', 'enrichments', 'regularity'], ['data', 'enrichments', 'regularity', 'frequency'],
+  ['data', 'enrichments', 'regularity', 'predicted_date_times'], ['data', 'enrichments', 'regularity', 'group_label'],
+  ['data', 'enrichments', 'merchant'], ['data', 'tags'], ['data', 'posted_date_time'], ['data', 'value_date_time'],
+  ['data', 'merchant_category_code'], ['data', 'counterparty'], ['data', 'counterparty', 'name'], ['data', 'counterparty', 'identifier'],
+  ['data', 'running_balance'], ['data', 'running_balance', 'value'], ['data', 'running_balance', 'currency'], ['data', 'unknown_key'],
+];
+
+const VALUES: unknown[] = [
+  undefined, null, 0, 0.5, 1e21, true, false, '', 'x', 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(200), 'x'.repeat(201),
+  'x'.repeat(500), 'x'.repeat(501), 'x'.repeat(1000), 'x'.repeat(1001), 'é'.repeat(150), '😀'.repeat(60), 'a\ud83d\ude00b', '\ufffd', 'a/b',
+  'with "quotes"', 'back\\slash', 'tab\there', 'line\u2028sep', [], ['a'], [1], [null], [['a']], ['a', 'b'], Array.from({ length: 50 }, () => 't'),
+  Array.from({ length: 51 }, () => 't'), {}, { a: 'b' }, { value: '1.00', currency: 'GBP' }, { name: 'n' }, { identifier: 'i' },
+  { slug: 'income' }, { slug: 'salary', confidence: '0.9' }, { l1: { slug: 'income' }, l2: { slug: 'salary' } },
+  { frequency: 'monthly' }, { frequency: 'monthly', predicted_date_times: ['2024-01-01T10:00:00Z'], group_label: 'g' }, { display_name: 'Shop' },
+  '0', '0.00', '0.01', '1', '1.5', '-1.00', '+1.00', '01.00', '1e3', '12.345', '999999999.99', '1000000000.00', ' 1.00', '1.00 ',
+  'GBP', 'EUR', 'XYZ', 'gbp', 'GB', 'credit', 'debit', 'Credit', 'booked', 'pending', 'declined', 'monthly', 'income', 'salary',
+  'transaction.upserted', 'transaction.deleted', 'account.upserted',
+  '2024-02-30T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T23:59:60Z', '2024-01-01T00:00:00+25:00', '2024-01-01T10:00:00+01:00',
+  '2024-01-01T10:00:00.123Z', '2024-01-01T10:00:00.1Z', '2024-01-01T10:00:00.123456789Z', '2024-01-01T10:00Z', '2024-01-01',
+  '2024-02-29T00:00:00Z', '2023-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '2000-02-29T23:59:59.999Z', '2024-04-31T00:00:00Z',
+  '2024-00-10T00:00:00Z', '2024-13-10T00:00:00Z', '2024-01-00T00:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T0a:00:00Z',
+  '2024-01-01 10:00:00Z', '2024-01-01t10:00:00z', '+2024-01-01T10:00:00Z', '2024-1-01T10:00:00Z', '２０２４-01-01T10:00:00Z',
+  '1969-12-31T23:59:59Z', '1970-01-01T00:00:00Z', '2100-12-31T23:59:59Z', '2101-01-01T00:00:00Z', '2999-01-01T00:00:00Z',
+  ['2024-01-01T10:00:00Z'], ['2024-01-01T10:00:00.500Z', '2024-02-01T10:00:00Z'], ['2024-01-01T10:00:00+01:00'], ['not a date'],
+];
+
+/** Changes to the text of a line that keep or break its JSON in the ways one parser may read differently from another. */
+const TEXT_MUTATIONS: ((line: string) => string)[] = [
+  (l) => ` ${l}`, (l) => `${l} `, (l) => `\ufeff${l}`, (l) => l.replace('{"event_id"', '{ "event_id"'), (l) => l.replace('":"', '" : "'),
+  (l) => l.replace(/}}$/, '},}'), (l) => l.replace(/}}$/, '}}}'), (l) => `${l}x`, (l) => `${l}{}`, (l) => `${l}//c`, (l) => l.replace('"tags":[]', '"tags":[,]'),
+  (l) => l.replace('"tags":[', '"tags":["a",'), (l) => l.replace(/"event_id":"([^"]*)"/, '"event_id":"$1","event_id":"other"'),
+  (l) => l.replace('"type"', '"Type"'), (l) => l.replace(/"description":"([^"]*)"/, '"description":"$1\\u0041"'),
+  (l) => l.replace(/"description":"([^"]*)"/, '"description":"\\/"'), (l) => l.replace('"confidence":"0.95"', '"confidence":0.95'),
+  (l) => l.replace('"confidence":"0.95"', '"confidence":NaN'), (l) => l.replace('"confidence":"0.95"', '"confidence":1e400'),
+  (l) => l.replace(/"description":"[^"]*"/, '"description":"\ud800"'), (l) => l.replace('"data":{', '"data":{"merchant":null,'),
+  (l) => l.replace('"client_id"', '"client_id":"a","client_id"'), (l) => l.slice(0, -1), (l) => l.replace(/:"/g, ': "'),
+];
+
+function corpus(): string[] {
+  const out = [...generated];
+  const samples = generated.filter((l) => l.includes('"type":"transaction.')).flatMap((l) => {
+    try {
+      return [JSON.parse(l) as Json];
+    } catch {
+      return [];
+    }
+  });
+  const full = samples.find((s) => JSON.stringify(s).includes('regularity')) as Json;
+  const secret = samples.find((s) => s.customer_secret !== undefined) as Json;
+  const deleted = samples.find((s) => s.type === 'transaction.deleted') as Json;
+  const rich = mutate(mutate(full, ['data', 'counterparty'], { name: 'n', identifier: 'i' }), ['data', 'running_balance'], { value: '-5.00', currency: 'GBP' });
+  for (const base of [full, secret, deleted, rich]) {
+    for (const path of FIELDS) for (const value of VALUES) out.push(JSON.stringify(mutate(base, path, value)));
+  }
+  for (const line of samples.slice(0, 40).map((s) => JSON.stringify(s))) for (const m of TEXT_MUTATIONS) out.push(m(line));
+  for (const line of HOSTILE_LINES) out.push(line.bytes.toString('utf8').trimEnd());
+  return out;
+}
+
+const items = (lines: readonly string[], sourceRef: string): RawItem[] => lines.map((raw, i) => ({ raw, ref: { source: 'file', sourceRef, lineNumber: i + 1 } }));
+
+describe('the fast path (DuckDB parses and checks the plain transaction events)', () => {
+  let ctx: Awaited<ReturnType<typeof tempStore>>;
+  const lines = corpus();
+  beforeAll(async () => {
+    ctx = await tempStore();
+  });
+  afterAll(async () => ctx.cleanup());
+
+  it('stages only events the schema takes, each with the row the schema path stages, and most generated transaction events', async () => {
+    await ctx.store.writeUntransacted(ensureStage);
+    const staged = await ctx.store.write(async (conn) => {
+      await parseFast(conn, items(lines, 'corpus'));
+      const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
+      const names = reader.columnNames();
+      const out = reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
+      await conn.run('DELETE FROM stage_transactions');
+      return out;
+    });
+    expect(staged.length).toBeGreaterThan(0);
+    for (const row of staged) {
+      const raw = lines[Number(row.seq)] as string;
+      const parsed = parseEvent(raw);
+      expect(parsed.ok, raw).toBe(true);
+      if (!parsed.ok) continue;
+      const event = parsed.event as TransactionEvent;
+      const cells = transactionCells(Number(row.seq), event).map((c) => (c === undefined ? null : c));
+      const sql = Object.values(row).slice(0, cells.length);
+      expect(sql, raw).toEqual(cells);
+      expect(row.customer_secret, raw).toBe(event.customer_secret ?? null);
+    }
+    const transactions = generated.filter((l) => l.includes('"type":"transaction.') && parseEvent(l).ok).length;
+    const stagedGenerated = staged.filter((r) => Number(r.seq) < generated.length).length;
+    expect(stagedGenerated).toBeGreaterThan(transactions * 0.95);
+    // Mutations the SQL takes too, so that the comparison above covers more than the generator's own shapes.
+    expect(staged.length - stagedGenerated).toBeGreaterThan(200);
+  });
+});
+
+/** Everything a batch leaves in the store, in a form two stores can be compared by. */
+async function storeState(store: Awaited<ReturnType<typeof tempStore>>['store']): Promise<Record<string, unknown[]>> {
+  const q = (sql: string) => rows(store, sql);
+  return {
+    transactions: await q('SELECT * EXCLUDE (updated_at) FROM transactions ORDER BY ALL'),
+    totals: await q('SELECT * FROM monthly_category_totals ORDER BY ALL'),
+    customers: await q('SELECT client_id, customer_id, hosted, secret_hash IS NULL AS no_secret FROM customers ORDER BY ALL'),
+    tombstones: await q('SELECT * FROM tombstones ORDER BY ALL'),
+    deletions: await q('SELECT client_id, customer_id, transaction_id FROM transaction_deletions ORDER BY ALL'),
+    dead: await q('SELECT source, source_ref, line_number, raw, reason FROM dead_letters ORDER BY ALL'),
+    accounts: await q('SELECT * EXCLUDE (updated_at) FROM accounts ORDER BY ALL'),
+  };
+}
+
+const summary = (r: BatchResult) => ({ ...r, touchedCustomers: [...r.touchedCustomers].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) });
+
+describe('a batch written by the fast path', () => {
+  it('ends exactly as the same batch validated by the schema: rows, totals, customers, secrets, deletions, dead letters and counts', async () => {
+    const fast = await tempStore();
+    const slow = await tempStore();
+    try {
+      const lines = corpus();
+      const customer = JSON.parse(generated.find((l) => l.includes('"customer_secret"')) as string) as Json;
+      const who = { client_id: customer.client_id, customer_id: customer.customer_id };
+      const event = (over: Json) => JSON.stringify({ ...who, event_id: `ev-${Math.random()}`, ...over });
+      const tx = generated.filter((l) => l.includes(`"customer_id":"${String(who.customer_id)}"`) && l.includes('"type":"transaction.upserted"'));
+      const withSecret = (l: string, secret: string) => JSON.stringify({ ...(JSON.parse(l) as Json), customer_secret: secret });
+      const batches: string[][] = [
+        lines,
+        // The customer's secret, right and wrong (unless its first event left it hosted).
+        tx.slice(0, 20).map((l, i) => withSecret(l, i % 2 ? 'wrong-secret' : String(customer.customer_secret))),
+        [event({ type: 'customer.deleted', occurred_at: '2024-03-01T00:00:00Z', data: {} })],
+        // After the deletion: older events change nothing; a newer one creates the customer afresh with its secret, later ones must match it.
+        [
+          ...tx.slice(0, 10),
+          withSecret(tx[10] as string, 'new-secret').replace(/"occurred_at":"[^"]*"/, '"occurred_at":"2024-03-02T00:00:00Z"'),
+          ...tx.slice(11, 20).map((l, i) => withSecret(l, i % 2 ? 'new-secret' : 'other').replace(/"occurred_at":"[^"]*"/, '"occurred_at":"2024-03-03T00:00:00Z"')),
+        ],
+        // The secret now stored: a wrong one is a dead letter, the right one or none goes in.
+        tx.slice(20, 32).map((l, i) => (i % 3 === 2 ? l : withSecret(l, i % 3 ? 'new-secret' : 'bad'))),
+      ];
+      for (const [i, batch] of batches.entries()) {
+        // Straight to the fast path, whatever the batch's size (the pipeline sends small batches to the schema).
+        await fast.store.writeUntransacted(ensureStage);
+        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`)));
+        const b = await slow.pipeline.ingestPrepared(prepareItems(items(batch, `batch-${i}`)));
+        expect(summary(a), `batch ${i}`).toEqual(summary(b));
+      }
+      expect(await storeState(fast.store)).toEqual(await storeState(slow.store));
+      const [dead] = await rows<{ n: DuckDBValue }>(fast.store, "SELECT count(*)::INTEGER AS n FROM dead_letters WHERE reason LIKE 'customer_secret: does not match%'");
+      expect(Number(dead?.n)).toBeGreaterThan(8);
+    } finally {
+      await fast.cleanup();
+      await slow.cleanup();
+    }
+  });
+});
+
+describe('a large batch the store rejects an event of', () => {
+  it('is written by the schema path instead, which dead-letters that event alone with the store error, and the rest goes in', async () => {
+    const ctx = await tempStore();
+    try {
+      const salary = (n: number, customerId: string, month: string, amount = '5.00') =>
+        JSON.stringify({
+          event_id: `ev-${n}`, type: 'transaction.upserted', occurred_at: '2024-05-01T00:00:00Z', client_id: 'client-a', customer_id: customerId,
+          data: {
+            transaction_id: `tx-${n}`, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
+            date_time: `${month}-02T09:00:00Z`, enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
+          },
+        });
+      // cust-1's April already sums to the largest DECIMAL(18,2): any later April transaction overflows its monthly total in SQL.
+      await ctx.pipeline.ingest([{ raw: salary(0, 'cust-1', '2024-04', '1.00'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
+      await ctx.store.write((conn) => conn.run("UPDATE transactions SET amount = 9999999999999999.99 WHERE transaction_id = 'tx-0'"));
+      const lines = Array.from({ length: 2500 }, (_, i) => salary(i + 1, 'cust-2', '2024-03'));
+      lines[1200] = salary(1201, 'cust-1', '2024-04');
+      const result = await ctx.pipeline.ingest(items(lines, 'big'));
+      expect(result).toMatchObject({ read: 2500, inserted: 2499 });
+      expect(result.deadLetters.map((d) => [d.ref.lineNumber, d.reason.slice(0, 26)])).toEqual([[1201, 'store rejected the event: ']]);
+      const [march] = await rows<{ n: number }>(ctx.store, "SELECT transaction_count AS n FROM monthly_category_totals WHERE customer_id = 'cust-2'");
+      expect(march?.n).toBe(2499);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});
