@@ -17,7 +17,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function main(): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (errorCode(err) !== 'DATABASE_BUSY') throw err;
     // The service holds the file: run the command there instead.

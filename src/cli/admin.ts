@@ -31,12 +31,15 @@ interface AdminResponse {
   exitCode: number;
 }
 
+
+/** Builds the `afford` command with what an argument list needs (src/cli/program.ts). */
+export type BuildProgram = (argv?: readonly string[]) => Promise<Command>;
 /** Commands that only make sense as their own process. */
 const NOT_FORWARDED = new Set(['serve', 'demo', 'generate', 'produce']);
 
 export function startAdminServer(
   deps: { store: Store; pipeline: IngestPipeline; config: Config; logger: Logger },
-  buildProgram: () => Command,
+  buildProgram: BuildProgram,
 ): { close: () => Promise<void> } {
   const socketPath = adminSocketPath(deps.config.AFFORD_DB);
   if (existsSync(socketPath)) rmSync(socketPath);
@@ -49,7 +52,7 @@ export function startAdminServer(
     }
     const scope = { store: deps.store, pipeline: deps.pipeline, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
     try {
-      await serviceScope.run(scope, () => buildProgram().exitOverride().parseAsync(request.argv, { from: 'user' }));
+      await serviceScope.run(scope, async () => (await buildProgram(request.argv)).exitOverride().parseAsync(request.argv, { from: 'user' }));
       const errors = scope.errors.join('').trimEnd();
       return { output: scope.output.join(''), ...(errors ? { error: errors } : {}), exitCode: scope.exitCode };
     } catch (err) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { JOBS } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runner.js';
 import { startService, stopOnSignals } from '../app/service.js';
-import { startAdminServer } from './admin.js';
+import { startAdminServer, type BuildProgram } from './admin.js';
 import { writeEvents } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
 import { cliContext, terminalProgress } from './context.js';
@@ -13,7 +13,7 @@ import { positiveInt } from './errors.js';
 import { formatSummary } from './ingest.js';
 import { demoCurlLines, writeSamplePdf } from './demo-api.js';
 
-export function registerDemo(program: Command, buildProgram: () => Command): void {
+export function registerDemo(program: Command, buildProgram: BuildProgram): void {
   program
     .command('demo')
     .description('generate sample data, ingest it, run every job, then serve')

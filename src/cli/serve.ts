@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { startService, stopOnSignals } from '../app/service.js';
-import { startAdminServer } from './admin.js';
+import { startAdminServer, type BuildProgram } from './admin.js';
 import { cliContext } from './context.js';
 
-export function registerServe(program: Command, buildProgram: () => Command): void {
+export function registerServe(program: Command, buildProgram: BuildProgram): void {
   program
     .command('serve')
     .description('run the worker: API, nightly jobs, and the Kafka consumer when brokers are configured')
