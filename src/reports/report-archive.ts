@@ -89,10 +89,10 @@ export async function saveReports(store: Store, reports: readonly ArchivedReport
     for (let i = 0; i < reports.length; i += BATCH) {
       const batch = reports.slice(i, i + BATCH);
       const keys = JSON.stringify(batch.map(keyOf));
-      await runScript(conn, 'queries/reports/delete-replaced-reports', { keys });
+      await runScript(conn, 'queries/reports/delete-replaced', { keys });
       await appendReports(conn, batch);
       // The insights go beside, in the same transaction: a data team reads them without parsing reports.
-      await runScript(conn, 'queries/reports/save-insights', { keys, insights: JSON.stringify(batch.map(insightsRow)) });
+      await runScript(conn, 'queries/reports/save-insights', { insights: JSON.stringify(batch.map(insightsRow)) });
     }
   });
   return reports.length;
