@@ -10,24 +10,10 @@ import { ensureStage } from '../../src/ingest/write-batch.js';
 import { writeFastBatch } from '../../src/ingest/write-fast-batch.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { rows, tempStore } from '../helpers/store.js';
+import { mutate, type Json } from '../helpers/json-mutate.js';
 
-type Json = Record<string, unknown>;
 
 const generated = [...generateEvents({ customers: 12, months: 4, seed: 23, faults: true, endMonth: '2024-04' })].map((l) => l.trimEnd());
-
-function mutate(json: Json, path: readonly string[], value: unknown): Json {
-  const copy = structuredClone(json);
-  let node: Json = copy;
-  for (const key of path.slice(0, -1)) {
-    const next = node[key];
-    if (typeof next !== 'object' || next === null) return copy;
-    node = next as Json;
-  }
-  const last = path.at(-1) as string;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-  return copy;
-}
 
 const FIELDS: string[][] = [
   ['event_id'], ['type'], ['occurred_at'], ['client_id'], ['customer_id'], ['customer_secret'], ['data'], ['extra'],

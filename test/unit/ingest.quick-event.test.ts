@@ -3,8 +3,8 @@ import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { quickTransactionEvent } from '../../src/ingest/fast-event.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { mutate, type Json } from '../helpers/json-mutate.js';
 
-type Json = Record<string, unknown>;
 
 const lines = [...generateEvents({ customers: 12, months: 4, seed: 11, faults: true, endMonth: '2024-04' })].map((l) => l.trimEnd());
 const transactionLines = lines.filter((l) => l.includes('"type":"transaction.'));
@@ -13,21 +13,6 @@ const transactionLines = lines.filter((l) => l.includes('"type":"transaction.'))
 function schema(raw: string): unknown {
   const parsed = parseEvent(raw);
   return parsed.ok ? parsed.event : undefined;
-}
-
-/** Sets `value` at `path` in a copy of `json` (undefined removes the key). */
-function mutate(json: Json, path: string[], value: unknown): Json {
-  const copy = structuredClone(json);
-  let node: Json = copy;
-  for (const key of path.slice(0, -1)) {
-    const next = node[key];
-    if (typeof next !== 'object' || next === null) return copy;
-    node = next as Json;
-  }
-  const last = path.at(-1) as string;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-  return copy;
 }
 
 const FIELDS: string[][] = [
