@@ -1,4 +1,5 @@
 import { COLOURS, type PdfPage } from './pdf-layout.js';
+import { widthOf } from './pdf-text.js';
 
 /**
  * A grouped bar chart: one group per month, one bar per series. Amounts
@@ -41,7 +42,7 @@ export function drawBarChart(page: PdfPage, months: readonly string[], series: r
   for (const s of series) {
     doc.rect(lx, page.y + 2, 9, 9).fill(s.colour);
     page.cell(s.label, lx + 13, page.y + 2, 130, { size: 8 });
-    lx += 20 + doc.font('regular').fontSize(8).widthOfString(s.label) + 14;
+    lx += 20 + widthOf(doc.font('regular').fontSize(8), s.label) + 14;
   }
   page.y += legendHeight;
 

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
+import { drawLine, paragraph, widthOf } from './pdf-text.js';
 
 /**
  * A4 page layout for the report: a cursor that moves down the page, headings,
@@ -100,16 +101,13 @@ export class PdfPage {
     // Control characters (a tab or newline in a description) would break the line or show as boxes.
     // eslint-disable-next-line no-control-regex
     const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-    this.font(clean, opts.bold)
-      .fontSize(size)
-      .fillColor(opts.colour ?? COLOURS.text)
-      // A height of one line with ellipsis keeps a long value on its line, cut short with '…'.
-      .text(clean, x, y, { width, height: size * 1.25, align: opts.align ?? 'left', ellipsis: true });
+    // A height of one line with ellipsis keeps a long value on its line, cut short with '…'.
+    drawLine(this.font(clean, opts.bold).fontSize(size), clean, x, y, width, { align: opts.align ?? 'left', height: size * 1.25, colour: opts.colour ?? COLOURS.text });
   }
 
   /** The width `text` takes in the given style. */
   textWidth(text: string, opts: { bold?: boolean; size?: number } = {}): number {
-    return this.font(text, opts.bold).fontSize(opts.size ?? 9).widthOfString(text);
+    return widthOf(this.font(text, opts.bold).fontSize(opts.size ?? 9), text);
   }
 
   heading(text: string, size = 12): void {
@@ -124,11 +122,12 @@ export class PdfPage {
     const size = opts.size ?? 8.5;
     const indent = opts.indent ?? 0;
     const width = this.width - indent;
-    this.font(text, opts.bold).fontSize(size);
-    const height = this.doc.heightOfString(text, { width });
-    this.ensureSpace(height + 4);
-    this.doc.fillColor(opts.colour ?? COLOURS.muted).text(text, this.left + indent, this.y, { width });
-    this.y += height + 4;
+    // The same notes recur in every report: their lines are wrapped once (pdf-text.ts).
+    const lines = paragraph(this.font(text, opts.bold).fontSize(size), text, width);
+    this.ensureSpace(lines.height + 4);
+    this.doc.fillColor(opts.colour ?? COLOURS.muted);
+    lines.draw(this.left + indent, this.y);
+    this.y += lines.height + 4;
   }
 
   /** Label/value pairs in two columns of pairs. */

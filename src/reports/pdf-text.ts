@@ -1,0 +1,365 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Text on the report's pages, set without pdfkit's line wrapper. pdfkit's
+ * `doc.text()` builds a LineWrapper (an event emitter) for every call,
+ * measures every word through the font's glyph tables, and measures a
+ * right-aligned line again to place it: for a report of a few hundred table
+ * cells that is half of its time. The report's text is short and recurs
+ * (labels, headers, months, the same notes in every report), so here:
+ *
+ * - a string's advance width is taken once per font from the font itself
+ *   (widths and kerning, exactly what pdfkit adds up) and kept;
+ * - a cell is laid out the way pdfkit lays out one line of at most one line
+ *   height with an ellipsis: the same words (pdfkit's own line breaker), the
+ *   same fit test, the same cut to '…';
+ * - the line is written with the very operators pdfkit writes, the glyph
+ *   string of a standard font kept per string;
+ * - a paragraph's lines are kept per font, size, width and text, and drawn
+ *   again without wrapping.
+ *
+ * The page is byte for byte what pdfkit's text() makes. Whatever this does
+ * not handle the same way (a word longer than its cell, a forced line break,
+ * a soft hyphen) goes to pdfkit's text() as before.
+ */
+
+/** The parts of pdfkit's document and font objects that its typings leave out. */
+interface FontObject {
+  name: string;
+  id: string;
+  ascender: number;
+  lineGap: number;
+  descender: number;
+  widthOfString(text: string, size: number): number;
+  encode(text: string): [string[], Array<{ xAdvance: number; advanceWidth: number; xOffset: number; yOffset: number }>];
+  ref(): unknown;
+  lineHeight(size: number, includeGap?: boolean): number;
+}
+
+interface Document {
+  _font: FontObject;
+  _fontSize: number;
+  _lineGap?: number;
+  x: number;
+  y: number;
+  page: { height: number; fonts: Record<string, unknown> };
+  addContent(data: string): Document;
+  save(): Document;
+  restore(): Document;
+  transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): Document;
+  _fragment(text: string, x: number, y: number, options: FragmentOptions): void;
+  text(text: string, x: number, y: number, options: object): Document;
+}
+
+type Align = 'left' | 'right' | 'center';
+
+interface FragmentOptions {
+  align?: Align;
+  width: number;
+  lineWidth: number;
+  textWidth: number;
+  wordCount: number;
+}
+
+interface LineBreakerClass {
+  new (text: string): { nextBreak(): { position: number; required: boolean } | null };
+}
+
+const requireFromPdfkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'));
+/** The line breaker pdfkit itself uses (Unicode line breaking), from pdfkit's own location. */
+const LineBreaker = requireFromPdfkit('linebreak') as LineBreakerClass;
+
+/** Caches are emptied when they grow past this many strings; the report's recurring text fills them again at once. */
+const CACHE_LIMIT = 50_000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/** Per font (by its PostScript name, the same for every document), a string's advance in thousandths of the font size. */
+const advances = new Map<string, Map<string, number>>();
+
+function advanceOf(font: FontObject, text: string): number {
+  let byText = advances.get(font.name);
+  if (!byText) advances.set(font.name, (byText = new Map()));
+  const known = byText.get(text);
+  if (known !== undefined) return known;
+  // At size 1000 the font gives the sum of its advances and kerning as is (times 1000 / 1000).
+  return remember(byText, text, font.widthOfString(text, 1000));
+}
+
+/**
+ * The width of `text` in the document's current font and size: pdfkit's
+ * doc.widthOfString() with no character spacing and no scaling, to the last bit.
+ */
+export function widthOf(doc: PDFKit.PDFDocument, text: string): number {
+  const d = doc as unknown as Document;
+  return ((advanceOf(d._font, text) * (d._fontSize / 1000) + 0 * (text.length - 1)) * 100) / 100;
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** pdfkit's PDFNumber: the nearest single-precision number not above `n`. */
+function pdfNumber(n: number): number {
+  const rounded = Math.fround(n);
+  if (rounded <= n) return rounded;
+  f32[0] = n;
+  if (n <= 0) u32[0]! += 1;
+  else u32[0]! -= 1;
+  return f32[0]!;
+}
+
+/** A number as pdfkit writes it in a content stream. */
+const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
+
+/** The line wrapper's width of a word. */
+function wordWidth(doc: PDFKit.PDFDocument, word: string): number {
+  return pdfNumber(widthOf(doc, word) + 0 + 0);
+}
+
+interface Words {
+  words: string[];
+  /** A break that must be taken (a line separator) or a soft hyphen: such text is left to pdfkit. */
+  simple: boolean;
+}
+
+const wordsCache = new Map<string, Words>();
+
+/** `text` cut where pdfkit's line wrapper may break it. */
+function wordsOf(text: string): Words {
+  const known = wordsCache.get(text);
+  if (known) return known;
+  const breaker = new LineBreaker(text);
+  const words: string[] = [];
+  let simple = !text.includes('\u00ad');
+  let last = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    words.push(text.slice(last, bk.position));
+    if (bk.required) simple = false;
+    last = bk.position;
+  }
+  return remember(wordsCache, text, { words, simple });
+}
+
+interface Line {
+  text: string;
+  textWidth: number;
+  wordCount: number;
+}
+
+/**
+ * The one line pdfkit's wrapper draws of `text` in a box `lineWidth` wide
+ * and one line high, with an ellipsis: the words that fit, and when some do
+ * not, the line cut back until '…' fits after it. Undefined when pdfkit
+ * would do something else (a word wider than the box, a forced break).
+ */
+function oneLine(doc: PDFKit.PDFDocument, text: string, lineWidth: number): Line | undefined {
+  const { words, simple } = wordsOf(text);
+  if (!simple) return undefined;
+  let buffer = '';
+  let textWidth = 0;
+  let wordCount = 0;
+  let spaceLeft = lineWidth;
+  for (const word of words) {
+    const w = wordWidth(doc, word);
+    if (w > lineWidth) return undefined;
+    if (w <= spaceLeft) {
+      buffer += word;
+      textWidth += w;
+      wordCount++;
+      spaceLeft -= w;
+      continue;
+    }
+    // The rest does not fit: cut to what does, followed by an ellipsis.
+    buffer = buffer.replace(/\s+$/, '');
+    textWidth = wordWidth(doc, `${buffer}…`);
+    while (buffer && textWidth > lineWidth) {
+      buffer = buffer.slice(0, -1).replace(/\s+$/, '');
+      textWidth = wordWidth(doc, `${buffer}…`);
+    }
+    if (textWidth <= lineWidth) buffer += '…';
+    textWidth = wordWidth(doc, buffer);
+    break;
+  }
+  return { text: buffer, textWidth, wordCount };
+}
+
+/** Per standard font, the glyph string (TJ operator) of a text: it depends on the text alone, never on the size or place. */
+const glyphRuns = new Map<string, Map<string, string>>();
+
+function glyphRun(font: FontObject, text: string): string {
+  let byText = glyphRuns.get(font.name);
+  if (!byText) glyphRuns.set(font.name, (byText = new Map()));
+  const known = byText.get(text);
+  if (known !== undefined) return known;
+  const [encoded, positions] = font.encode(text);
+  const commands: string[] = [];
+  let last = 0;
+  const segment = (cur: number): void => {
+    if (last < cur) {
+      const pos = positions[cur - 1]!;
+      commands.push(`<${encoded.slice(last, cur).join('')}> ${num(-(pos.xAdvance - pos.advanceWidth))}`);
+    }
+    last = cur;
+  };
+  for (let i = 0; i < positions.length; i++) {
+    const pos = positions[i]!;
+    if (pos.xAdvance - pos.advanceWidth !== 0) segment(i + 1);
+  }
+  segment(positions.length);
+  return remember(byText, text, commands.length ? `[${commands.join(' ')}] TJ` : '');
+}
+
+/** Standard (AFM) fonts have no glyph offsets and no per-document state in their encoding; embedded fonts have both. */
+const isStandard = (font: FontObject): boolean => !('subset' in font);
+
+/**
+ * One line at (x, y) as pdfkit's _fragment writes it (left, right or
+ * centred in `options.lineWidth`), after `prefix` (operators that go
+ * before it). A standard font's line goes into the page as one write,
+ * operators joined by newlines as pdfkit would join them: pdfkit turns
+ * every operator into its own array of bytes, and a report has thousands.
+ * pdfkit's save, transform and restore around the text leave its matrix
+ * as it was, so they are written, not run.
+ */
+function fragment(doc: PDFKit.PDFDocument, raw: string, x: number, y: number, options: FragmentOptions, prefix = ''): void {
+  const d = doc as unknown as Document;
+  const text = raw.includes('\n') ? raw.replace(/\n/g, '') : raw;
+  const font = d._font;
+  if (text.length === 0 || !isStandard(font)) {
+    if (prefix) d.addContent(prefix);
+    d._fragment(text, x, y, options);
+    return;
+  }
+  if (options.align === 'right') x += options.lineWidth - widthOf(doc, text.replace(/\s+$/, ''));
+  else if (options.align === 'center') x += options.lineWidth / 2 - options.textWidth / 2;
+  const size = d._fontSize;
+  const dy = (font.ascender / 1000) * size;
+  const height = d.page.height;
+  const baseline = height - y - dy;
+  if (d.page.fonts[font.id] == null) d.page.fonts[font.id] = font.ref();
+  const run = glyphRun(font, text);
+  d.addContent(
+    `${prefix ? `${prefix}\n` : ''}q\n1 0 0 -1 0 ${num(height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(baseline)} Tm\n/${font.id} ${num(size)} Tf\n${run ? `${run}\n` : ''}ET\nQ`,
+  );
+}
+
+/** Per colour, the operators pdfkit's fillColor() writes for it. */
+const colourOperators = new Map<string, string>();
+
+/**
+ * doc.fillColor(colour), its operators returned rather than written (they go
+ * out with the text after them). Only '#rrggbb' colours; others are set by pdfkit.
+ */
+function fillColour(doc: PDFKit.PDFDocument, colour: string): string {
+  const d = doc as unknown as Document & { _fillColor?: unknown; _normalizeColor(c: string): number[] | null };
+  let operators = colourOperators.get(colour);
+  if (operators === undefined) {
+    const rgb = /^#[0-9a-f]{6}$/i.test(colour) ? d._normalizeColor(colour) : null;
+    if (!rgb) {
+      doc.fillColor(colour);
+      return '';
+    }
+    operators = remember(colourOperators, colour, `/DeviceRGB cs\n${rgb.join(' ')} scn`);
+  }
+  d._fillColor = [colour, undefined];
+  return operators;
+}
+
+/** pdfkit's _initOptions and LineWrapper turn a width into a line width this way (one column, no scaling). */
+const lineWidthOf = (width: number): number => (Math.max(width, 0) * 100) / 100 - 18 * 0;
+
+export interface LineStyle {
+  align: Align;
+  /** Under two lines' height. */
+  height: number;
+  colour: string;
+}
+
+/**
+ * `doc.fillColor(colour).text(text, x, y, { width, height, align, ellipsis: true })`:
+ * one line, cut short with '…' when too long. The caller sets the font and size.
+ */
+export function drawLine(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, style: LineStyle): void {
+  const d = doc as unknown as Document;
+  const colour = fillColour(doc, style.colour);
+  if (text === '') {
+    // pdfkit draws nothing and leaves its cursor at (x, y).
+    if (colour) d.addContent(colour);
+    d.x = x;
+    d.y = y;
+    return;
+  }
+  const lineWidth = lineWidthOf(width);
+  const line = oneLine(doc, text, lineWidth);
+  if (!line) {
+    if (colour) d.addContent(colour);
+    doc.text(text, x, y, { width, height: style.height, align: style.align, ellipsis: true });
+    return;
+  }
+  fragment(doc, line.text, x, y, { align: style.align, width, lineWidth, textWidth: line.textWidth, wordCount: line.wordCount }, colour);
+  // Where pdfkit leaves its cursor after one line.
+  d.x = x;
+  d.y = y + d._font.lineHeight(d._fontSize, true) + (d._lineGap || 0);
+}
+
+interface ParagraphLines {
+  lines: Array<{ text: string; options: FragmentOptions }>;
+}
+
+const paragraphs = new Map<string, ParagraphLines>();
+
+/**
+ * A wrapped paragraph at (x, y), `width` wide, in the current font and
+ * size: its height as doc.heightOfString() gives it, and a function that
+ * draws it as doc.text() would. Its lines are kept, so the same paragraph
+ * is wrapped once per process. `ensureSpace` runs between the two, as the
+ * caller may start a new page.
+ */
+export function paragraph(doc: PDFKit.PDFDocument, text: string, width: number): { height: number; draw(x: number, y: number): void } {
+  const d = doc as unknown as Document;
+  const key = `${d._font.name}\0${d._fontSize}\0${width}\0${text}`;
+  const known = paragraphs.get(key);
+  if (!known) {
+    const height = doc.heightOfString(text, { width });
+    return {
+      height,
+      draw: (x, y) => {
+        // Drawn by pdfkit once, its lines noted as they are written.
+        const lines: ParagraphLines['lines'] = [];
+        const original = d._fragment;
+        const page = d.page;
+        d._fragment = function (this: Document, t: string, fx: number, fy: number, options: FragmentOptions) {
+          lines.push({ text: t, options: { align: options.align, width: options.width, lineWidth: options.lineWidth, textWidth: options.textWidth, wordCount: options.wordCount } });
+          original.call(this, t, fx, fy, options);
+        };
+        try {
+          doc.text(text, x, y, { width });
+        } finally {
+          d._fragment = original;
+        }
+        // A paragraph that ran onto another page is not a paragraph to draw again from its lines.
+        if (d.page === page) remember(paragraphs, key, { lines });
+      },
+    };
+  }
+  // heightOfString: the cursor moved down line by line from where it is, less where it was.
+  const step = (): number => d._font.lineHeight(d._fontSize, true) + (d._lineGap || 0);
+  let end = d.y;
+  for (let i = 0; i < known.lines.length; i++) end += step();
+  return {
+    height: end - d.y,
+    draw: (x, y) => {
+      let at = y;
+      for (const line of known.lines) {
+        fragment(doc, line.text, x, at, line.options);
+        at += step();
+      }
+      d.x = x;
+      d.y = at;
+    },
+  };
+}
