@@ -18,13 +18,15 @@ import type { Job, JobContext } from './job.js';
  * whole chunk for all three ranges (and with AFFORD_REPORTS_DIR the
  * transactions behind the 12-month reports); assembling, storing and
  * rendering PDFs follow. Three things run at once: DuckDB reads the next
- * chunk, this thread assembles the chunk and DuckDB stores it, and the PDF
- * workers draw the chunk before. A customer whose report fails is logged
+ * two chunks (each on its own connection), this thread assembles the chunk
+ * and DuckDB stores it, and the PDF workers draw the chunk before. A customer whose report fails is logged
  * and counted, and the run goes on.
  */
 
 export const REPORT_RANGE_MONTHS = [3, 6, 12] as const;
 export const NIGHTLY_REPORT_CURRENCY = 'GBP';
+/** Chunks read ahead of the one being assembled. */
+const READ_AHEAD = 2;
 
 export interface AffordabilityJobOptions {
   /** Runs before each customer's reports are assembled. Tests make it throw to prove one failure stays one failure. */
@@ -236,13 +238,15 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
   const chunkSize = options.chunkSize ?? ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS;
   const chunks: CustomerRef[][] = [];
   for (let i = 0; i < customers.length; i += chunkSize) chunks.push(customers.slice(i, i + chunkSize));
-  // The next chunk is read while this one is assembled and stored (and its PDFs drawn): DuckDB's threads
-  // and this one work at once. At most two chunks' rows are held.
-  let reading = chunks[0] ? readChunk(ctx, state, chunks[0]) : undefined;
+  // The next chunks are read while this one is assembled and stored (and its PDFs drawn): DuckDB's threads
+  // and this one work at once. READ_AHEAD reads run at a time, each on its own read connection in its own
+  // snapshot, so that a slow read (or a store holding the writer) never leaves this thread waiting for rows.
+  // At most READ_AHEAD + 1 chunks' rows are held.
+  const reading: Array<Promise<ChunkRows | undefined>> = chunks.slice(0, READ_AHEAD).map((chunk) => readChunk(ctx, state, chunk));
   for (let i = 0; i < chunks.length; i++) {
-    const rows = await reading;
-    const next = chunks[i + 1];
-    reading = next ? readChunk(ctx, state, next) : undefined;
+    const rows = await reading.shift();
+    const next = chunks[i + READ_AHEAD];
+    if (next) reading.push(readChunk(ctx, state, next));
     await runChunk(ctx, options, state, chunks[i] ?? [], rows);
     ctx.progress?.(Math.min((i + 1) * chunkSize, customers.length), customers.length);
   }

@@ -43,7 +43,7 @@ interface Document {
   x: number;
   y: number;
   page: { height: number; fonts: Record<string, unknown> };
-  addContent(data: string): Document;
+  addContent(data: string | Uint8Array): Document;
   save(): Document;
   restore(): Document;
   transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): Document;
@@ -242,9 +242,9 @@ function fragment(doc: PDFKit.PDFDocument, raw: string, x: number, y: number, op
   const baseline = height - y - dy;
   if (d.page.fonts[font.id] == null) d.page.fonts[font.id] = font.ref();
   const run = glyphRun(font, text);
-  d.addContent(
-    `${prefix ? `${prefix}\n` : ''}q\n1 0 0 -1 0 ${num(height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(baseline)} Tm\n/${font.id} ${num(size)} Tf\n${run ? `${run}\n` : ''}ET\nQ`,
-  );
+  const operators = `${prefix ? `${prefix}\n` : ''}q\n1 0 0 -1 0 ${num(height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(baseline)} Tm\n/${font.id} ${num(size)} Tf\n${run ? `${run}\n` : ''}ET\nQ\n`;
+  // As bytes: pdfkit would copy a string into bytes one character at a time. The operators are all ASCII.
+  d.addContent(Buffer.from(operators, 'latin1'));
 }
 
 /** Per colour, the operators pdfkit's fillColor() writes for it. */
