@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
+import { gatherContent } from './pdf-content.js';
 import { drawLine, paragraph, widthOf } from './pdf-text.js';
 
 /**
@@ -52,6 +53,8 @@ export class PdfPage {
   readonly width = A4.width - 2 * MARGIN;
   y = MARGIN;
   private unicodeFonts = false;
+  /** Writes the operators gathered for each page (pdf-content.ts). */
+  private readonly writeContent: () => void;
 
   constructor(info: DocumentInfo) {
     this.doc = new PDFDocument({
@@ -65,6 +68,7 @@ export class PdfPage {
       info: { Title: info.title, Subject: info.subject, Author: info.author, Creator: info.author, ...(info.keywords ? { Keywords: info.keywords } : {}),
         ...(info.created ? { CreationDate: info.created } : {}) },
     });
+    this.writeContent = gatherContent(this.doc);
     useStandardFonts(this.doc);
     this.doc.font('regular').fillColor(COLOURS.text);
   }
@@ -177,6 +181,7 @@ export class PdfPage {
       this.doc.on('end', () => resolve(Buffer.concat(chunks)));
       this.doc.on('error', reject);
     });
+    this.writeContent();
     this.doc.end();
     return done;
   }

@@ -43,7 +43,7 @@ interface Document {
   x: number;
   y: number;
   page: { height: number; fonts: Record<string, unknown> };
-  addContent(data: string | Uint8Array): Document;
+  addContent(data: string): Document;
   save(): Document;
   restore(): Document;
   transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): Document;
@@ -219,11 +219,10 @@ const isStandard = (font: FontObject): boolean => !('subset' in font);
 /**
  * One line at (x, y) as pdfkit's _fragment writes it (left, right or
  * centred in `options.lineWidth`), after `prefix` (operators that go
- * before it). A standard font's line goes into the page as one write,
- * operators joined by newlines as pdfkit would join them: pdfkit turns
- * every operator into its own array of bytes, and a report has thousands.
- * pdfkit's save, transform and restore around the text leave its matrix
- * as it was, so they are written, not run.
+ * before it). A standard font's line goes into the page as one piece of
+ * text, its operators joined by newlines as pdfkit joins them. pdfkit's
+ * save, transform and restore around the text leave its matrix as it was,
+ * so they are written, not run.
  */
 function fragment(doc: PDFKit.PDFDocument, raw: string, x: number, y: number, options: FragmentOptions, prefix = ''): void {
   const d = doc as unknown as Document;
@@ -242,9 +241,7 @@ function fragment(doc: PDFKit.PDFDocument, raw: string, x: number, y: number, op
   const baseline = height - y - dy;
   if (d.page.fonts[font.id] == null) d.page.fonts[font.id] = font.ref();
   const run = glyphRun(font, text);
-  const operators = `${prefix ? `${prefix}\n` : ''}q\n1 0 0 -1 0 ${num(height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(baseline)} Tm\n/${font.id} ${num(size)} Tf\n${run ? `${run}\n` : ''}ET\nQ\n`;
-  // As bytes: pdfkit would copy a string into bytes one character at a time. The operators are all ASCII.
-  d.addContent(Buffer.from(operators, 'latin1'));
+  d.addContent(`${prefix ? `${prefix}\n` : ''}q\n1 0 0 -1 0 ${num(height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(baseline)} Tm\n/${font.id} ${num(size)} Tf\n${run ? `${run}\n` : ''}ET\nQ`);
 }
 
 /** Per colour, the operators pdfkit's fillColor() writes for it. */
