@@ -21,7 +21,7 @@ describe('AFFORD_V8_FLAGS', () => {
   });
 
   it('by default limits the heap growth, and traces nothing', async () => {
-    expect(SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default).toBe('--heap-growing-percent=20');
+    expect(SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default).toBe('--heap-growing-percent=50');
     const plain = await afford(['--help'], { ...env, AFFORD_V8_FLAGS: '' });
     expect(plain.code).toBe(0);
     expect(plain.stdout).not.toMatch(GC_LINE);
