@@ -13,8 +13,10 @@
  * a shared machine; the ratio to the baseline shows what afford adds to the
  * engine. Memory should not grow from one size to the next.
  *
- * Usage: node --import tsx bench/memory.ts [--customers 200,400] [--months 12]
- *   `--customers 2000,4000` is the full size (about 1.26 M and 2.5 M events).
+ * Usage: node --import tsx bench/memory.ts [--customers 200,400] [--months 12] [--afford PATH]
+ *   `--customers 2000,4000` is the full size (about 1.26 M and 2.5 M events);
+ *   `--afford` measures another checkout's bin/afford.mjs (a version before)
+ *   on the same data, run beside this one for a comparison at the same load.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -26,7 +28,6 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
-const afford = path.join(root, 'bin', 'afford.mjs');
 
 /** What DuckDB alone does with the file: the load and the monthly totals, nothing of afford's bookkeeping. */
 const DUCKDB_ALONE = [
@@ -60,6 +61,8 @@ interface Sized {
 
 interface Run {
   seconds: number;
+  /** User plus system CPU seconds, as /usr/bin/time counts them. */
+  cpu: number;
   peakMiB: number;
   stdout: string;
 }
@@ -79,7 +82,8 @@ function measured(args: string[], env: Record<string, string>, stdinFile?: strin
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr.slice(-4000)}`);
     const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-    return { seconds, peakMiB: kb / 1024, stdout: r.stdout };
+    const cpu = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN) + Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN);
+    return { seconds, cpu, peakMiB: kb / 1024, stdout: r.stdout };
   } finally {
     if (typeof stdin === 'number') closeSync(stdin);
   }
@@ -108,7 +112,11 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-GB');
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { customers: { type: 'string', default: '200,400' }, months: { type: 'string', default: '12' } } });
+  const { values } = parseArgs({
+    options: { customers: { type: 'string', default: '200,400' }, months: { type: 'string', default: '12' }, afford: { type: 'string' } },
+  });
+  // --afford: another checkout's bin/afford.mjs, to measure the version before against the same data and load.
+  const afford = path.resolve(values.afford ?? path.join(root, 'bin', 'afford.mjs'));
   const sizes = String(values.customers).split(',').map(Number).filter((n) => n > 0);
   const months = Number(values.months);
   const { loadConfig } = await import('../src/config.js');
@@ -117,7 +125,7 @@ async function main(): Promise<void> {
   const self = [process.execPath, '--import', 'tsx', path.join(here, 'memory.ts')];
   const rows: Sized[] = [];
   try {
-    say(`memory: peak RSS of each step in its own process (/usr/bin/time), AFFORD_DB_MEMORY_LIMIT=${memoryLimit}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(`memory: peak RSS of each step in its own process (/usr/bin/time), ${afford}, AFFORD_DB_MEMORY_LIMIT=${memoryLimit}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const customers of sizes) {
       const file = path.join(dir, `events-${customers}.ndjson`);
       const lines = await generate(file, customers, months);
@@ -129,9 +137,9 @@ async function main(): Promise<void> {
       const jobs = measured([process.execPath, afford, 'jobs', 'run', 'all'], env);
       rmSync(file, { force: true });
       say(`${customers} customers x ${months} months, ${fmt(events)} events (load average now ${loadavg()[0]?.toFixed(2)}):`);
-      say(`  duckdb alone, same load     peak RSS ${fmt(alone.peakMiB)} MiB (${alone.seconds.toFixed(1)} s)`);
-      say(`  afford ingest file -        peak RSS ${fmt(ingest.peakMiB)} MiB (${ingest.seconds.toFixed(1)} s), ratio to duckdb alone ${(ingest.peakMiB / alone.peakMiB).toFixed(2)}`);
-      say(`  afford jobs run all         peak RSS ${fmt(jobs.peakMiB)} MiB (${jobs.seconds.toFixed(1)} s), ratio to duckdb alone ${(jobs.peakMiB / alone.peakMiB).toFixed(2)}`);
+      say(`  duckdb alone, same load     peak RSS ${fmt(alone.peakMiB)} MiB (${alone.seconds.toFixed(1)} s, ${alone.cpu.toFixed(1)} CPU-s)`);
+      say(`  afford ingest file -        peak RSS ${fmt(ingest.peakMiB)} MiB (${ingest.seconds.toFixed(1)} s, ${ingest.cpu.toFixed(1)} CPU-s), ratio to duckdb alone ${(ingest.peakMiB / alone.peakMiB).toFixed(2)}`);
+      say(`  afford jobs run all         peak RSS ${fmt(jobs.peakMiB)} MiB (${jobs.seconds.toFixed(1)} s, ${jobs.cpu.toFixed(1)} CPU-s), ratio to duckdb alone ${(jobs.peakMiB / alone.peakMiB).toFixed(2)}`);
       rows.push({ events, alone: alone.peakMiB, ingest: ingest.peakMiB, jobs: jobs.peakMiB, line: `| ${fmt(customers)} | ${fmt(events)} | ${fmt(alone.peakMiB)} | ${fmt(ingest.peakMiB)} | ${fmt(jobs.peakMiB)} |` });
     }
     say('\n| customers | events | duckdb alone MiB | ingest MiB | jobs run all MiB |\n|---|---|---|---|---|');

@@ -14,6 +14,7 @@ interface Setting {
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data" },
+  { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
@@ -44,6 +45,9 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_REFRESH_TIMEOUT_MS', default: '60000', description: 'refresh task: how long to wait for ingestion to catch up before failing with internal_timeout' },
 ];
 
+/** What AFFORD_V8_FLAGS may hold: V8 options, `--name` or `--name=value`, separated by spaces. */
+export const V8_FLAGS_PATTERN = /^\s*(--[a-z0-9_-]+(=[^\s]+)?\s*)*$/i;
+
 const intString = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 
@@ -61,6 +65,7 @@ const shardString = z
 const envSchema = z.object({
   AFFORD_DB: z.string().min(1),
   AFFORD_DB_MEMORY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB'),
+  AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
   AFFORD_HOST: z.string().min(1),
   AFFORD_PORT: intString(0, 65535),

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config.js';
+import { afford } from '../helpers/cli.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-v8-flags-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_LOG_LEVEL: 'warn' };
+
+// V8 prints a line per collection on standard output under --trace-gc: the one flag whose effect a run shows.
+const GC_LINE = /\b(Scavenge|Mark-Compact|Mark-Sweep)\b/;
+
+describe('AFFORD_V8_FLAGS', () => {
+  it('reaches V8 in the afford process, from its start', async () => {
+    const traced = await afford(['--help'], { ...env, AFFORD_V8_FLAGS: '--trace-gc' });
+    expect(traced.code).toBe(0);
+    expect(traced.stdout).toMatch(GC_LINE);
+    expect(traced.stdout).toContain('Usage: afford');
+  });
+
+  it('by default limits the heap growth, and traces nothing', async () => {
+    expect(SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default).toBe('--heap-growing-percent=50');
+    const plain = await afford(['--help'], { ...env, AFFORD_V8_FLAGS: '' });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toMatch(GC_LINE);
+  });
+
+  it('refuses a value that is not a list of flags, naming the setting', async () => {
+    const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: 'rm -rf /' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('AFFORD_V8_FLAGS: must be V8 flags');
+  });
+});
