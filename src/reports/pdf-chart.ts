@@ -1,5 +1,5 @@
 import { COLOURS, type PdfPage } from './pdf-layout.js';
-import { widthOf } from './pdf-text.js';
+import { widthOf } from './pdf-text-measure.js';
 
 /**
  * A grouped bar chart: one group per month, one bar per series. Amounts

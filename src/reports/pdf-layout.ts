@@ -1,7 +1,8 @@
 import PDFDocument from 'pdfkit';
 import { needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
 import { gatherContent } from './pdf-content.js';
-import { drawLine, paragraph, widthOf } from './pdf-text.js';
+import { drawLine, paragraph } from './pdf-text.js';
+import { widthOf } from './pdf-text-measure.js';
 
 /**
  * A4 page layout for the report: a cursor that moves down the page, headings,

@@ -4,7 +4,8 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pdfFonts } from '../../src/reports/pdf-fonts.js';
-import { drawLine, paragraph, widthOf } from '../../src/reports/pdf-text.js';
+import { drawLine, paragraph } from '../../src/reports/pdf-text.js';
+import { widthOf } from '../../src/reports/pdf-text-measure.js';
 import { poppler } from '../helpers/pdf.js';
 
 /**
