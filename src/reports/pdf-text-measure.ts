@@ -41,13 +41,17 @@ export function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 /** Per font (by its PostScript name, the same for every document), a string's advance in thousandths of the font size. */
 const advances = new Map<string, Map<string, number>>();
 
-function advanceOf(font: FontObject, text: string): number {
-  let byText = advances.get(font.name);
-  if (!byText) advances.set(font.name, (byText = new Map()));
+/** What `make` gives for `text` in `font`, kept per font name and text in `cache`. */
+export function perFontAndText<V>(cache: Map<string, Map<string, V>>, font: FontObject, text: string, make: () => V): V {
+  let byText = cache.get(font.name);
+  if (!byText) cache.set(font.name, (byText = new Map()));
   const known = byText.get(text);
-  if (known !== undefined) return known;
+  return known !== undefined ? known : remember(byText, text, make());
+}
+
+function advanceOf(font: FontObject, text: string): number {
   // At size 1000 the font gives the sum of its advances and kerning as is (times 1000 / 1000).
-  return remember(byText, text, font.widthOfString(text, 1000));
+  return perFontAndText(advances, font, text, () => font.widthOfString(text, 1000));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { oneLine, remember, widthOf, type FontObject } from './pdf-text-measure.js';
+import { oneLine, perFontAndText, remember, widthOf, type FontObject } from './pdf-text-measure.js';
 
 /**
  * Text on the report's pages, set without pdfkit's line wrapper. pdfkit's
@@ -56,10 +56,10 @@ const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 const glyphRuns = new Map<string, Map<string, string>>();
 
 function glyphRun(font: FontObject, text: string): string {
-  let byText = glyphRuns.get(font.name);
-  if (!byText) glyphRuns.set(font.name, (byText = new Map()));
-  const known = byText.get(text);
-  if (known !== undefined) return known;
+  return perFontAndText(glyphRuns, font, text, () => glyphRunOf(font, text));
+}
+
+function glyphRunOf(font: FontObject, text: string): string {
   const [encoded, positions] = font.encode(text);
   const commands: string[] = [];
   let last = 0;
@@ -75,7 +75,7 @@ function glyphRun(font: FontObject, text: string): string {
     if (pos.xAdvance - pos.advanceWidth !== 0) segment(i + 1);
   }
   segment(positions.length);
-  return remember(byText, text, commands.length ? `[${commands.join(' ')}] TJ` : '');
+  return commands.length ? `[${commands.join(' ')}] TJ` : '';
 }
 
 /** Standard (AFM) fonts have no glyph offsets and no per-document state in their encoding; embedded fonts have both. */
