@@ -80,10 +80,10 @@ async function growthChild(file: string, db: string): Promise<void> {
   const { buildPipeline } = await import('../src/app/pipeline.js');
   const { ingestFile } = await import('../src/ingest/file-source.js');
   const { createLogger } = await import('../src/logger.js');
-  const { loadConfig } = await import('../src/config.js');
+  const { loadConfig, storeOptions } = await import('../src/config.js');
   const config = loadConfig();
   const logger = createLogger('silent');
-  const store = await Store.open(db, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+  const store = await Store.open(db, logger, storeOptions(config));
   // [seconds, lines read, RSS MiB] at each committed batch.
   const marks: [number, number, number][] = [];
   const started = process.hrtime.bigint();

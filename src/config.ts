@@ -13,6 +13,7 @@ interface Setting {
 
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
+  { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '1GB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): each checkpoint costs more as the store grows, so a small threshold slows a long ingest as it goes; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start" },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data" },
   { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
@@ -64,6 +65,7 @@ const shardString = z
 
 const envSchema = z.object({
   AFFORD_DB: z.string().min(1),
+  AFFORD_DB_CHECKPOINT_THRESHOLD: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 256MB or 1GB'),
   AFFORD_DB_MEMORY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB'),
   AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
@@ -116,4 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function settingsHelp(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
   return SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.default ? ` (default: ${s.default})` : ''}`).join('\n');
+}
+
+/** How the store opens, from the settings: what every process that writes the store passes to Store.open. */
+export function storeOptions(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD'>): { memoryLimit: string; checkpointThreshold: string } {
+  return { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT, checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD };
 }

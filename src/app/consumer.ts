@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { storeOptions, type Config } from '../config.js';
 import { Store } from '../db/store.js';
 import { KafkaIngest } from '../ingest/kafka-ingest.js';
 import { kafkaIngestSettingsFromConfig } from '../ingest/kafka-settings.js';
@@ -13,7 +13,7 @@ import { buildPipeline } from './pipeline.js';
  * consumer finish its batch, then closes the store.
  */
 export async function startConsumer(config: Config, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+  const store = await Store.open(config.AFFORD_DB, logger, storeOptions(config));
   const pipeline = buildPipeline(store, logger);
   const consumer = await KafkaIngest.start({ pipeline, metrics: new IngestMetrics(), logger, settings: kafkaIngestSettingsFromConfig(config) });
   return {

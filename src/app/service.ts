@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { JOBS } from '../../jobs/registry.js';
 import { startScheduler } from '../../jobs/scheduler.js';
 import { buildServer } from '../api/server.js';
-import type { Config } from '../config.js';
+import { storeOptions, type Config } from '../config.js';
 import { Store } from '../db/store.js';
 import { foreignCustomers } from '../ingest/customer-shard.js';
 import { KafkaIngest } from '../ingest/kafka-ingest.js';
@@ -41,7 +41,7 @@ export interface StartOptions {
  * stopped in reverse order on SIGTERM.
  */
 export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
-  const store = await Store.open(config.AFFORD_DB, logger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
+  const store = await Store.open(config.AFFORD_DB, logger, storeOptions(config));
   // Several shards only: client-level state from the shared topic, before anything reads it.
   const clientState = await startClientState(store, config, logger);
   // Before the pipeline, whose hooks wake it after every batch that enqueued a webhook.

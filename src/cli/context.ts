@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, storeOptions, type Config } from '../config.js';
 import { buildPipeline } from '../app/pipeline.js';
 import { Store } from '../db/store.js';
 import { setClientStateWriter } from '../db/client-state.js';
@@ -63,7 +63,7 @@ export function setExitCode(code: number): void {
 export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promise<T>): Promise<T> {
   const scope = serviceScope.getStore();
   if (scope) return fn(scope.store);
-  const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, { memoryLimit: ctx.config.AFFORD_DB_MEMORY_LIMIT });
+  const store = await Store.open(ctx.config.AFFORD_DB, ctx.logger, storeOptions(ctx.config));
   // With several shards, a client-level change written here would reach this file only: refuse it.
   if (ctx.config.AFFORD_CLIENT_STATE_TOPIC) {
     setClientStateWriter(store, {

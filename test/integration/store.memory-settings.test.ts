@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, storeOptions } from '../../src/config.js';
 import { Store } from '../../src/db/store.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -45,5 +45,26 @@ describe('the memory settings reach DuckDB', () => {
     const run = await afford(['sql', '--db', db, '--csv', SETTINGS], { ...process.env, AFFORD_DB: db, AFFORD_DB_MEMORY_LIMIT: '96MB' });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('memory_limit,flush,bulk_flush\n91.5 MiB,15.2 MiB,15.2 MiB\n');
+  });
+});
+
+describe('the checkpoint threshold reaches DuckDB', () => {
+  const THRESHOLD = "SELECT current_setting('checkpoint_threshold') AS threshold";
+
+  it('opens the store with AFFORD_DB_CHECKPOINT_THRESHOLD, 1GB unless set, so that a long ingest does not checkpoint every batch', async () => {
+    const cases = [[{}, '953.6 MiB'], [{ AFFORD_DB_CHECKPOINT_THRESHOLD: '64MB' }, '61.0 MiB']] as const;
+    for (const [i, [env, want]] of cases.entries()) {
+      const config = loadConfig({}, { AFFORD_DB: path.join(dir, `threshold-${i}.duckdb`), ...env });
+      const store = await Store.open(config.AFFORD_DB, silentLogger, storeOptions(config));
+      try {
+        expect(await store.write((conn) => rowsAs(conn, THRESHOLD))).toEqual([{ threshold: want }]);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('refuses a threshold that is not a size, naming the setting', () => {
+    expect(() => loadConfig({}, { AFFORD_DB_CHECKPOINT_THRESHOLD: 'lots' })).toThrow(/AFFORD_DB_CHECKPOINT_THRESHOLD/);
   });
 });
