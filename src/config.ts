@@ -49,6 +49,9 @@ export const SETTINGS: readonly Setting[] = [
 /** What AFFORD_V8_FLAGS may hold: V8 options, `--name` or `--name=value`, separated by spaces. */
 export const V8_FLAGS_PATTERN = /^\s*(--[a-z0-9_-]+(=[^\s]+)?\s*)*$/i;
 
+/** A size as DuckDB takes it, such as 256MB or 1GiB; `example` goes into the message. */
+const sizeString = (example: string) => z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, `must be a size such as ${example}`);
+
 const intString = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 
@@ -65,8 +68,8 @@ const shardString = z
 
 const envSchema = z.object({
   AFFORD_DB: z.string().min(1),
-  AFFORD_DB_CHECKPOINT_THRESHOLD: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 256MB or 1GB'),
-  AFFORD_DB_MEMORY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'must be a size such as 512MB or 2GB'),
+  AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB'),
+  AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB'),
   AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
   AFFORD_HOST: z.string().min(1),
