@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.js';
-import { queryRows, type Columns, type Row } from './rows.js';
+import { queryJsonRows, queryRows, type Columns, type Row } from './rows.js';
 
 /** Splits a SQL file into statements: each ends with `;` at the end of a line. */
 export function statements(text: string): string[] {
@@ -29,6 +29,12 @@ export async function queryFile<T>(conn: DuckDBConnection, name: string, params:
 export async function queryFile<T>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}, columns?: Columns<T>): Promise<T[] | Row[]> {
   const text = sqlFile(name);
   return columns ? queryRows<T>(conn, text, paramsFor(text, params), columns, name) : queryRows(conn, text, paramsFor(text, params));
+}
+
+/** Runs a one-statement SQL file that returns its rows as one JSON text (see queryJsonRows), checked against `columns`. */
+export async function queryJsonFile<T>(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue>, columns: Columns<T>): Promise<T[]> {
+  const text = sqlFile(name);
+  return queryJsonRows<T>(conn, text, paramsFor(text, params), columns, name);
 }
 
 /** Runs a job's SQL file; when its last statement is a SELECT (or WITH), returns that statement's first row. */

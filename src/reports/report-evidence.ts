@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { monthStartDate, type MonthRange } from '../domain/months.js';
 import type { Columns } from '../db/rows.js';
-import { queryFile } from '../db/script.js';
+import { queryJsonFile } from '../db/script.js';
 import type { InsightsData, RiskSignal } from './insights-model.js';
 import { insightRules } from './insights-rules.js';
 
@@ -58,7 +58,7 @@ export const EVIDENCE_KEYS: readonly string[] = [...Object.keys(insightRules().s
 
 /** Evidence rows of the customers classified into insight_tx on `conn` (queries/insights/scope, run first), in date order. */
 export async function readEvidenceOn(conn: DuckDBConnection, range: MonthRange, keys: readonly string[]): Promise<EvidenceRow[]> {
-  return queryFile<EvidenceRow>(conn, 'queries/reports/signal-evidence', {
+  return queryJsonFile<EvidenceRow>(conn, 'queries/reports/signal-evidence', {
     keys: JSON.stringify(keys),
     month_from: monthStartDate(range.from),
     month_to: monthStartDate(range.to),

@@ -3,7 +3,7 @@ import { criterionRows } from '../domain/buckets.js';
 import { CORE_DASHBOARD } from '../domain/core-dashboard.js';
 import { monthStartDate } from '../domain/months.js';
 import { readSnapshot } from '../db/read-snapshot.js';
-import { queryFile, runScript } from '../db/script.js';
+import { queryFile, queryJsonFile, runScript } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import type { Store } from '../db/store.js';
 import { FIGURE_SOURCES, type AccountDetail, type FigureName } from './report-model.js';
@@ -122,7 +122,7 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
   const params = scopeParams(scope);
   await runScript(conn, 'queries/reports/scope', params);
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
-  const cells = await queryFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
+  const cells = await queryJsonFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
   const coverage = await queryFile<CoverageRow>(conn, 'queries/reports/coverage', params, COVERAGE_COLUMNS);
   const insights = await readInsightRowsOn(conn, scope);
   const refs = scope.refsRange ? await queryFile<RefsRow>(conn, 'queries/reports/transaction-refs', params, REFS_COLUMNS) : [];

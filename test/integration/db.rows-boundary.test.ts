@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/rows.js';
+import { queryJsonRows, queryRows } from '../../src/db/rows.js';
 import { queryFile } from '../../src/db/script.js';
 import { tempStore } from '../helpers/store.js';
 
@@ -42,5 +42,54 @@ describe('typed reads check their columns', () => {
       code: 'ROWS_MISMATCH',
       message: expect.stringContaining('queries/api/list-clients'),
     });
+  });
+});
+
+describe('reads in JSON form (one JSON array built by DuckDB) check their rows the same way', () => {
+  let ctx: Awaited<ReturnType<typeof tempStore>>;
+  beforeAll(async () => {
+    ctx = await tempStore();
+  });
+  afterAll(async () => ctx.cleanup());
+
+  const readJson = <T>(sql: string, columns: { [K in keyof T]: 'text' | 'number' | 'boolean' | 'list' | 'struct' }) =>
+    ctx.store.read((conn) => queryJsonRows<T>(conn, sql, undefined, columns, 'the JSON query'));
+
+  const ROWS = `WITH r AS (SELECT i, 'n' || i AS name, (i * 1.25)::DECIMAL(38,2)::VARCHAR AS total, CASE WHEN i % 2 = 0 THEN ['x'] END AS tags
+                FROM range(5000) t(i))`;
+
+  it('gives the same rows, in the order the query asks for, as a read of the same rows one value at a time', async () => {
+    const json = await readJson<{ i: number; name: string; total: string; tags: string[] | null }>(
+      `${ROWS} SELECT to_json(list({'i': i::INTEGER, 'name': name, 'total': total, 'tags': tags} ORDER BY i DESC))::VARCHAR AS rows FROM r`,
+      { i: 'number', name: 'text', total: 'text', tags: 'list' },
+    );
+    const plain = await ctx.store.read((conn) =>
+      queryRows<{ i: number; name: string; total: string; tags: string[] | null }>(conn, `${ROWS} SELECT i::INTEGER AS i, name, total, tags FROM r ORDER BY i DESC`, undefined,
+        { i: 'number', name: 'text', total: 'text', tags: 'list' }),
+    );
+    expect(json).toHaveLength(5000);
+    expect(json[0]).toEqual({ i: 4999, name: 'n4999', total: '6248.75', tags: null });
+    expect(json).toEqual(plain);
+  });
+
+  it('gives no rows for an empty result (DuckDB lists nothing as NULL)', async () => {
+    expect(await readJson<{ i: number }>("SELECT to_json(list({'i': 1} ORDER BY 1))::VARCHAR AS rows FROM range(0)", { i: 'number' })).toEqual([]);
+  });
+
+  it('refuses rows without a field the row type names, or with a value of another kind, naming it', async () => {
+    await expect(readJson<{ i: number; name: string }>("SELECT to_json([{'i': 1}])::VARCHAR AS rows", { i: 'number', name: 'text' })).rejects.toMatchObject({
+      code: 'ROWS_MISMATCH',
+      message: expect.stringMatching(/^the rows of the JSON query .*no column name/),
+    });
+    // A DECIMAL left as it is becomes a JSON number: the query must give money as text.
+    await expect(readJson<{ total: string }>("SELECT to_json([{'total': 1.50::DECIMAL(38,2)}])::VARCHAR AS rows", { total: 'text' })).rejects.toMatchObject({
+      code: 'ROWS_MISMATCH',
+      message: expect.stringContaining('total is number, not text'),
+    });
+  });
+
+  it('refuses a query that does not return one JSON text named rows', async () => {
+    await expect(readJson<{ i: number }>('SELECT 1 AS i', { i: 'number' })).rejects.toMatchObject({ code: 'ROWS_MISMATCH' });
+    await expect(readJson<{ i: number }>("SELECT '[]' AS rows FROM range(2)", { i: 'number' })).rejects.toMatchObject({ code: 'ROWS_MISMATCH' });
   });
 });

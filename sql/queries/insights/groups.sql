@@ -50,15 +50,18 @@ banded AS (
 chosen AS (
     SELECT client_id, customer_id, range_key, key, arg_min(frequency, priority) AS frequency, arg_min(interval_days, priority) AS interval_days
     FROM banded GROUP BY ALL
+),
+result AS (
+    SELECT g.client_id, g.customer_id, g.range_key, g.key, n.name,
+           coalesce(c.frequency, 'irregular') AS frequency,
+           g.months_present, g.amounts,
+           strftime(g.last_day, '%Y-%m-%d') AS last_date,
+           CASE WHEN c.frequency IS NULL THEN NULL
+                WHEN c.interval_days = 0 THEN strftime((g.last_day + INTERVAL 1 MONTH)::DATE, '%Y-%m-%d')
+                ELSE strftime(g.last_day + c.interval_days::INTEGER, '%Y-%m-%d') END AS next_expected_date
+    FROM groups g
+    JOIN names n ON n.client_id = g.client_id AND n.customer_id = g.customer_id AND n.range_key = g.range_key AND n.key = g.key
+    LEFT JOIN chosen c ON c.client_id = g.client_id AND c.customer_id = g.customer_id AND c.range_key = g.range_key AND c.key = g.key
 )
-SELECT g.client_id, g.customer_id, g.range_key, g.key, n.name,
-       coalesce(c.frequency, 'irregular') AS frequency,
-       g.months_present, g.amounts,
-       strftime(g.last_day, '%Y-%m-%d') AS last_date,
-       CASE WHEN c.frequency IS NULL THEN NULL
-            WHEN c.interval_days = 0 THEN strftime((g.last_day + INTERVAL 1 MONTH)::DATE, '%Y-%m-%d')
-            ELSE strftime(g.last_day + c.interval_days::INTEGER, '%Y-%m-%d') END AS next_expected_date
-FROM groups g
-JOIN names n ON n.client_id = g.client_id AND n.customer_id = g.customer_id AND n.range_key = g.range_key AND n.key = g.key
-LEFT JOIN chosen c ON c.client_id = g.client_id AND c.customer_id = g.customer_id AND c.range_key = g.range_key AND c.key = g.key
-ORDER BY g.client_id, g.customer_id, g.range_key, g.key;
+SELECT to_json(list(r ORDER BY r.client_id, r.customer_id, r.range_key, r.key))::VARCHAR AS rows
+FROM result r;

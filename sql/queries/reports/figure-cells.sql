@@ -50,8 +50,11 @@ cells AS (
     SELECT client_id, customer_id, range_key, figure, NULL, bucket_l2, sum(total), sum(transaction_count)
     FROM contributions
     GROUP BY client_id, customer_id, range_key, figure, bucket_l2
+),
+typed AS (
+    SELECT client_id, customer_id, range_key, figure, month, bucket_l2,
+           total::DECIMAL(38,2)::VARCHAR AS total, transaction_count::INTEGER AS transaction_count
+    FROM cells
 )
-SELECT client_id, customer_id, range_key, figure, month, bucket_l2,
-       total::DECIMAL(38,2)::VARCHAR AS total, transaction_count::INTEGER AS transaction_count
-FROM cells
-ORDER BY client_id, customer_id, range_key, figure, month NULLS FIRST, bucket_l2 NULLS FIRST;
+SELECT to_json(list(t ORDER BY t.client_id, t.customer_id, t.range_key, t.figure, t.month NULLS FIRST, t.bucket_l2 NULLS FIRST))::VARCHAR AS rows
+FROM typed t;
