@@ -42,6 +42,8 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   }
   const detail = JSON.stringify({ message, results });
   await ctx.store.write((conn) => runScript(conn, 'queries/jobs/record-run-end', { run_id: runId, status, detail }));
+  // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in memory.
+  await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
   log.info({ status, message, ms: Date.now() - started }, 'job finished');
   return { runId, job: job.name, status, message, results, ms: Date.now() - started };
 }

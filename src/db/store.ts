@@ -95,6 +95,18 @@ export class Store {
     return next;
   }
 
+  /**
+   * Writes everything the log holds into the file, after every earlier
+   * write. A job calls it when it ends: with a large checkpoint threshold,
+   * what a job wrote (the nightly reports are hundreds of MB) would
+   * otherwise stay in DuckDB's memory until the log reached it.
+   */
+  checkpoint(): Promise<void> {
+    return this.writeUntransacted(async (conn) => {
+      await conn.run('CHECKPOINT');
+    });
+  }
+
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
     const conn = this.idleReaders.pop() ?? (await this.instance.connect());
