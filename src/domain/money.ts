@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { affordError } from './errors.js';
+import { divideHalfUp, fractionOf, fromMinorUnits } from './minor-units.js';
 
 /** A configured copy, so that no other user of decimal.js can change our rounding. */
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -30,9 +31,15 @@ export function sumAmounts(values: readonly Decimal.Value[]): string {
   return toFixed2(values.reduce<Decimal>((acc, v) => acc.plus(v), new D(0)));
 }
 
-/** total / months, half-up to 2 places. */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** total / months, half-up to 2 places. Decimal text (what the reports pass) is divided exactly in BigInt. */
 export function monthlyAverage(total: Decimal.Value, months: number): string {
   if (months <= 0) throw affordError('INVALID_ARGUMENT', 'months must be positive');
+  if (typeof total === 'string' && Number.isSafeInteger(months) && DECIMAL_TEXT.test(total)) {
+    const { num, den } = fractionOf(total);
+    return fromMinorUnits(divideHalfUp(num * 100n, den * BigInt(months)));
+  }
   return toFixed2(new D(total).dividedBy(months));
 }
 

@@ -24,8 +24,8 @@ const NO_INSIGHTS: CustomerInsightRows = { cellsByRange: new Map(), groupsByRang
 
 /**
  * Turns the SQL rows of one customer and range into the report. The sums
- * are SQL's; the only arithmetic here is the monthly average (decimal.js,
- * half-up). Everything else is arranging strings and building links.
+ * are SQL's; the only arithmetic here is the monthly average (exact, in
+ * pence, half-up). Everything else is arranging strings and building links.
  */
 
 export interface AssembleInput {
