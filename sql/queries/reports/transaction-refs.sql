@@ -10,33 +10,37 @@
 -- $currency, $criteria (as in scope.sql). Reads the tables of scope.sql,
 -- which must run first in the same transaction.
 WITH criteria AS (
-    SELECT unnest(from_json($criteria::JSON,
-        '[{"bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]'), recursive := true)
+    SELECT *, to_json(bucket_l2)::VARCHAR AS bucket_l2_json
+    FROM (SELECT unnest(from_json($criteria::JSON,
+        '[{"bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]'), recursive := true))
 ),
+figures AS (SELECT figure, bucket_l1, direction, to_json(figure)::VARCHAR AS figure_json FROM report_figures),
 range_months AS (
     SELECT month_from, month_to FROM report_ranges WHERE range_key = $refs_range
 ),
+-- Each transaction's array written as JSON text here, so that a customer's
+-- is only their arrays joined.
 refs AS (
     SELECT t.client_id, t.customer_id, t.transaction_id,
-           [t.transaction_id,
-            strftime(t.occurred_at, '%Y-%m-%dT%H:%M:%S.%g') || 'Z',
-            t.event_id,
-            f.figure,
-            CASE WHEN f.figure IS NOT NULL THEN c.bucket_l2 END,
-            strftime(t.month, '%Y-%m'),
-            t.amount::VARCHAR] AS ref
+           concat('[', to_json(t.transaction_id)::VARCHAR,
+                  ',"', strftime(t.occurred_at, '%Y-%m-%dT%H:%M:%S.%g'), 'Z",',
+                  to_json(t.event_id)::VARCHAR, ',',
+                  coalesce(f.figure_json, 'null'), ',',
+                  CASE WHEN f.figure IS NOT NULL THEN coalesce(c.bucket_l2_json, 'null') ELSE 'null' END,
+                  ',"', strftime(t.month, '%Y-%m'), '","', t.amount::VARCHAR, '"]') AS ref
     FROM transactions t
     JOIN report_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
     JOIN range_months r ON t.month BETWEEN r.month_from AND r.month_to
     LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-    LEFT JOIN report_figures f ON f.bucket_l1 = c.bucket_l1 AND f.direction = t.credit_debit_indicator
+    LEFT JOIN figures f ON f.bucket_l1 = c.bucket_l1 AND f.direction = t.credit_debit_indicator
     WHERE t.status <> 'declined'
       AND t.currency = $currency
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
+),
+per_customer AS (
+    SELECT client_id, customer_id, string_agg(ref, ',' ORDER BY transaction_id) AS refs FROM refs GROUP BY client_id, customer_id
 )
-SELECT s.client_id, s.customer_id,
-       coalesce(to_json(list(r.ref ORDER BY r.transaction_id) FILTER (WHERE r.ref IS NOT NULL)), '[]'::JSON)::VARCHAR AS refs
+SELECT s.client_id, s.customer_id, '[' || coalesce(p.refs, '') || ']' AS refs
 FROM report_subjects s
-LEFT JOIN refs r ON r.client_id = s.client_id AND r.customer_id = s.customer_id
-GROUP BY s.client_id, s.customer_id
+LEFT JOIN per_customer p ON p.client_id = s.client_id AND p.customer_id = s.customer_id
 ORDER BY s.client_id, s.customer_id;
