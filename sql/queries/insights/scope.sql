@@ -78,16 +78,23 @@ base AS (
 classes AS (
     SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM base
 ),
+-- words: the description's and the counterparty's in lower-case letters, each
+-- between single spaces; norm: the counterparty's (or, with none, the description's).
 texts AS (
     SELECT description, counterparty_name,
-           ' ' || trim(regexp_replace(lower(description || ' ' || coalesce(counterparty_name, '')), '[^a-z]+', ' ', 'g')) || ' ' AS words,
-           coalesce(nullif(trim(regexp_replace(lower(coalesce(nullif(counterparty_name, ''), description)), '[^a-z]+', ' ', 'g')), ''), 'unknown') AS norm
-    FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+           ' ' || CASE WHEN fc IS NULL OR fc = '' THEN fd WHEN fd = '' THEN fc ELSE fd || ' ' || fc END || ' ' AS words,
+           coalesce(nullif(coalesce(fc, fd), ''), 'unknown') AS norm
+    FROM (
+        SELECT description, counterparty_name,
+               trim(regexp_replace(lower(description), '[^a-z]+', ' ', 'g')) AS fd,
+               CASE WHEN counterparty_name <> '' THEN trim(regexp_replace(lower(counterparty_name), '[^a-z]+', ' ', 'g')) END AS fc
+        FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+    )
 ),
 -- A pattern is in a text when its words are, in a row: then its first word is
 -- one of the text's, so only those pairs are compared.
 text_words AS (
-    SELECT DISTINCT description, counterparty_name, words, unnest(string_split(trim(words), ' ')) AS word FROM texts
+    SELECT description, counterparty_name, words, unnest(string_split(trim(words), ' ')) AS word FROM texts
 ),
 text_signals AS (
     SELECT x.description, x.counterparty_name, r.key, r.direction
