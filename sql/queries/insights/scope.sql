@@ -92,18 +92,20 @@ texts AS (
     )
 ),
 -- A pattern is in a text when its words are, in a row: then its first word is
--- one of the text's, so only those pairs are compared.
-text_words AS (
-    SELECT description, counterparty_name, words, unnest(string_split(trim(words), ' ')) AS word FROM texts
+-- one of the text's, so only those pairs are compared. Signal and commitment
+-- patterns are matched in one pass.
+patterns AS (
+    SELECT key, direction, NULL::VARCHAR AS kind, NULL::INTEGER AS priority, pattern FROM signal_patterns
+    UNION ALL
+    SELECT NULL, NULL, kind, priority, pattern FROM commitment_patterns
 ),
-text_signals AS (
-    SELECT x.description, x.counterparty_name, r.key, r.direction
-    FROM text_words x JOIN signal_patterns r ON x.word = split_part(r.pattern, ' ', 1) AND contains(x.words, ' ' || r.pattern || ' ')
+text_hits AS (
+    SELECT x.description, x.counterparty_name, r.key, r.direction, r.kind, r.priority
+    FROM (SELECT description, counterparty_name, words, unnest(string_split(trim(words), ' ')) AS word FROM texts) x
+    JOIN patterns r ON x.word = split_part(r.pattern, ' ', 1) AND contains(x.words, ' ' || r.pattern || ' ')
 ),
-text_commitments AS (
-    SELECT x.description, x.counterparty_name, r.kind, r.priority
-    FROM text_words x JOIN commitment_patterns r ON x.word = split_part(r.pattern, ' ', 1) AND contains(x.words, ' ' || r.pattern || ' ')
-),
+text_signals AS (SELECT description, counterparty_name, key, direction FROM text_hits WHERE key IS NOT NULL),
+text_commitments AS (SELECT description, counterparty_name, kind, priority FROM text_hits WHERE kind IS NOT NULL),
 signal_hits AS (
     SELECT k.description, k.counterparty_name, k.direction, k.category_l1, k.category_l2, r.key
     FROM classes k JOIN signal_pairs r ON r.direction = k.direction AND r.category_l1 = k.category_l1 AND r.category_l2 = k.category_l2
