@@ -52,88 +52,115 @@ commitment_pairs AS (
 ),
 commitment_patterns AS (SELECT unnest(from_json($commitment_patterns::JSON, '[{"kind":"VARCHAR","priority":"INTEGER","pattern":"VARCHAR"}]'), recursive := true)),
 bounds AS (SELECT min(month_from) AS lo, max(month_to) AS hi FROM insight_ranges),
-cards AS (
-    SELECT a.client_id, a.customer_id, a.account_id FROM accounts a
-    SEMI JOIN insight_subjects s ON s.client_id = a.client_id AND s.customer_id = a.customer_id
-    WHERE a.account_type = 'credit_card'
+-- Each subject with its credit card accounts: a card's balance is money owed, not an overdraft.
+subjects AS (
+    SELECT s.client_id, s.customer_id, list(a.account_id) FILTER (WHERE a.account_id IS NOT NULL) AS cards
+    FROM insight_subjects s
+    LEFT JOIN accounts a ON a.client_id = s.client_id AND a.customer_id = s.customer_id AND a.account_type = 'credit_card'
+    GROUP BY s.client_id, s.customer_id
 ),
 base AS (
-    SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.date_time::DATE AS day, t.month,
+    SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
-           -- A card's balance is money owed, not an overdraft.
-           CASE WHEN card.account_id IS NULL THEN t.running_balance END AS running_balance,
-           c.bucket_l1
+           CASE WHEN NOT coalesce(list_contains(s.cards, t.account_id), false) THEN t.running_balance END AS running_balance
     FROM transactions t
-    JOIN insight_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
+    JOIN subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
     CROSS JOIN bounds b
-    LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-    LEFT JOIN cards card ON card.client_id = t.client_id AND card.customer_id = t.customer_id AND card.account_id = t.account_id
     WHERE t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       AND t.month BETWEEN b.lo AND b.hi
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
 ),
--- Descriptions repeat (every salary, every bill), so each distinct one is normalised and matched once.
+-- Everything but the overdraft depends on a transaction's texts, direction and
+-- category pair alone, and those repeat (every salary, every bill): each
+-- distinct combination is classified once, and each distinct text normalised
+-- and matched once.
+classes AS (
+    SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM base
+),
+-- words: the description's and the counterparty's in lower-case letters, each
+-- between single spaces; norm: the counterparty's (or, with none, the description's).
 texts AS (
     SELECT description, counterparty_name,
-           ' ' || trim(regexp_replace(lower(description || ' ' || coalesce(counterparty_name, '')), '[^a-z]+', ' ', 'g')) || ' ' AS words,
-           coalesce(nullif(trim(regexp_replace(lower(coalesce(nullif(counterparty_name, ''), description)), '[^a-z]+', ' ', 'g')), ''), 'unknown') AS norm
-    FROM (SELECT DISTINCT description, counterparty_name FROM base)
+           ' ' || CASE WHEN fc IS NULL OR fc = '' THEN fd WHEN fd = '' THEN fc ELSE fd || ' ' || fc END || ' ' AS words,
+           coalesce(nullif(coalesce(fc, fd), ''), 'unknown') AS norm
+    FROM (
+        SELECT description, counterparty_name,
+               trim(regexp_replace(lower(description), '[^a-z]+', ' ', 'g')) AS fd,
+               CASE WHEN counterparty_name <> '' THEN trim(regexp_replace(lower(counterparty_name), '[^a-z]+', ' ', 'g')) END AS fc
+        FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+    )
 ),
-text_signals AS (
-    SELECT x.description, x.counterparty_name, r.key, r.direction
-    FROM texts x JOIN signal_patterns r ON contains(x.words, ' ' || r.pattern || ' ')
+-- A pattern is in a text when its words are, in a row: then its first word is
+-- one of the text's, so only those pairs are compared. Signal and commitment
+-- patterns are matched in one pass.
+patterns AS (
+    SELECT key, direction, NULL::VARCHAR AS kind, NULL::INTEGER AS priority, pattern FROM signal_patterns
+    UNION ALL
+    SELECT NULL, NULL, kind, priority, pattern FROM commitment_patterns
 ),
-text_commitments AS (
-    SELECT x.description, x.counterparty_name, r.kind, r.priority
-    FROM texts x JOIN commitment_patterns r ON contains(x.words, ' ' || r.pattern || ' ')
+text_hits AS (
+    SELECT x.description, x.counterparty_name, r.key, r.direction, r.kind, r.priority
+    FROM (SELECT description, counterparty_name, words, unnest(string_split(trim(words), ' ')) AS word FROM texts) x
+    JOIN patterns r ON x.word = split_part(r.pattern, ' ', 1) AND contains(x.words, ' ' || r.pattern || ' ')
 ),
+text_signals AS (SELECT description, counterparty_name, key, direction FROM text_hits WHERE key IS NOT NULL),
+text_commitments AS (SELECT description, counterparty_name, kind, priority FROM text_hits WHERE kind IS NOT NULL),
 signal_hits AS (
-    SELECT b.client_id, b.customer_id, b.transaction_id, r.key
-    FROM base b JOIN signal_pairs r ON r.direction = b.direction AND r.category_l1 = b.category_l1 AND r.category_l2 = b.category_l2
+    SELECT k.description, k.counterparty_name, k.direction, k.category_l1, k.category_l2, r.key
+    FROM classes k JOIN signal_pairs r ON r.direction = k.direction AND r.category_l1 = k.category_l1 AND r.category_l2 = k.category_l2
     UNION
-    SELECT b.client_id, b.customer_id, b.transaction_id, x.key
-    FROM base b JOIN text_signals x ON x.direction = b.direction AND x.description = b.description
-     AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
+    SELECT k.description, k.counterparty_name, k.direction, k.category_l1, k.category_l2, x.key
+    FROM classes k JOIN text_signals x ON x.direction = k.direction AND x.description = k.description
+     AND x.counterparty_name IS NOT DISTINCT FROM k.counterparty_name
 ),
 signal_keys AS (
-    SELECT client_id, customer_id, transaction_id, list(key ORDER BY key) AS keys FROM signal_hits GROUP BY ALL
+    SELECT description, counterparty_name, direction, category_l1, category_l2, list(key ORDER BY key) AS keys FROM signal_hits GROUP BY ALL
 ),
 commitment_hits AS (
-    SELECT b.client_id, b.customer_id, b.transaction_id, r.kind, r.priority
-    FROM base b JOIN commitment_pairs r ON r.category_l1 = b.category_l1 AND r.category_l2 = b.category_l2
-    WHERE b.direction = 'debit'
+    SELECT k.description, k.counterparty_name, k.category_l1, k.category_l2, r.kind, r.priority
+    FROM classes k JOIN commitment_pairs r ON r.category_l1 = k.category_l1 AND r.category_l2 = k.category_l2
+    WHERE k.direction = 'debit'
     UNION ALL
-    SELECT b.client_id, b.customer_id, b.transaction_id, x.kind, x.priority
-    FROM base b JOIN text_commitments x ON x.description = b.description AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
-    WHERE b.direction = 'debit'
+    SELECT k.description, k.counterparty_name, k.category_l1, k.category_l2, x.kind, x.priority
+    FROM classes k JOIN text_commitments x ON x.description = k.description AND x.counterparty_name IS NOT DISTINCT FROM k.counterparty_name
+    WHERE k.direction = 'debit'
 ),
 commitment_kind AS (
-    SELECT client_id, customer_id, transaction_id, arg_min(kind, priority) AS kind FROM commitment_hits GROUP BY ALL
+    SELECT description, counterparty_name, category_l1, category_l2, arg_min(kind, priority) AS kind FROM commitment_hits GROUP BY ALL
 ),
 classified AS (
-    SELECT b.*,
-           CASE WHEN b.direction = 'credit' AND b.bucket_l1 = 'income' THEN coalesce(src.source, 'other') END AS source,
-           CASE WHEN b.direction = 'debit' AND coalesce(b.bucket_l1, '') <> 'transfers' THEN ck.kind END AS kind,
-           b.direction = 'debit' AND coalesce(b.bucket_l1, '') <> 'transfers' AS is_expenditure,
-           coalesce(sk.keys, []::VARCHAR[]) AS signal_keys,
-           x.norm
-    FROM base b
-    JOIN texts x ON x.description = b.description AND x.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
-    LEFT JOIN sources src ON src.category_l2 = b.category_l2
-    LEFT JOIN commitment_kind ck ON ck.client_id = b.client_id AND ck.customer_id = b.customer_id AND ck.transaction_id = b.transaction_id
-    LEFT JOIN signal_keys sk ON sk.client_id = b.client_id AND sk.customer_id = b.customer_id AND sk.transaction_id = b.transaction_id
+    SELECT k.*, x.norm,
+           CASE WHEN k.direction = 'credit' AND c.bucket_l1 = 'income' THEN coalesce(src.source, 'other') END AS source,
+           CASE WHEN k.direction = 'debit' AND coalesce(c.bucket_l1, '') <> 'transfers' THEN ck.kind END AS kind,
+           k.direction = 'debit' AND coalesce(c.bucket_l1, '') <> 'transfers' AS is_expenditure,
+           coalesce(sk.keys, []::VARCHAR[]) AS signal_keys
+    FROM classes k
+    JOIN texts x ON x.description = k.description AND x.counterparty_name IS NOT DISTINCT FROM k.counterparty_name
+    LEFT JOIN criteria c ON c.category_l1 = k.category_l1 AND c.category_l2 = k.category_l2
+    LEFT JOIN sources src ON src.category_l2 = k.category_l2
+    LEFT JOIN commitment_kind ck ON ck.description = k.description
+     AND ck.counterparty_name IS NOT DISTINCT FROM k.counterparty_name AND ck.category_l1 = k.category_l1 AND ck.category_l2 = k.category_l2
+    LEFT JOIN signal_keys sk ON sk.description = k.description AND sk.counterparty_name IS NOT DISTINCT FROM k.counterparty_name
+     AND sk.direction = k.direction AND sk.category_l1 = k.category_l1 AND sk.category_l2 = k.category_l2
+),
+-- Every insight key of a class, but the overdraft's.
+class_keys AS (
+    SELECT description, counterparty_name, direction, category_l1, category_l2, norm, source, kind,
+           list_concat(
+               CASE WHEN source IS NULL THEN []::VARCHAR[]
+                    WHEN source = 'benefits' THEN ['income', 'stream:' || source || ':' || norm]
+                    ELSE ['income', 'income_excluding_benefits', 'stream:' || source || ':' || norm] END,
+               CASE WHEN NOT is_expenditure THEN []::VARCHAR[]
+                    WHEN kind IS NULL THEN ['expenditure', 'flexible']
+                    ELSE ['expenditure', 'fixed', 'commitment:' || kind || ':' || norm] END,
+               signal_keys
+           ) AS keys
+    FROM classified
 )
-SELECT client_id, customer_id, transaction_id, account_id, date_time, day, month, amount, direction, description, running_balance,
-       norm, source, kind,
-       list_concat(
-           CASE WHEN source IS NULL THEN []::VARCHAR[]
-                WHEN source = 'benefits' THEN ['income', 'stream:' || source || ':' || norm]
-                ELSE ['income', 'income_excluding_benefits', 'stream:' || source || ':' || norm] END,
-           CASE WHEN NOT is_expenditure THEN []::VARCHAR[]
-                WHEN kind IS NULL THEN ['expenditure', 'flexible']
-                ELSE ['expenditure', 'fixed', 'commitment:' || kind || ':' || norm] END,
-           signal_keys,
-           CASE WHEN running_balance < 0 THEN ['overdrawn'] ELSE []::VARCHAR[] END
-       ) AS keys
-FROM classified;
+SELECT b.client_id, b.customer_id, b.transaction_id, b.account_id, b.date_time, b.date_time::DATE AS day, b.month, b.amount, b.direction,
+       b.description, b.running_balance, k.norm, k.source, k.kind,
+       CASE WHEN b.running_balance < 0 THEN list_append(k.keys, 'overdrawn') ELSE k.keys END AS keys
+FROM base b
+JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
+ AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2;

@@ -33,13 +33,16 @@ CREATE OR REPLACE TEMP TABLE report_totals AS
 WITH criteria AS (
     SELECT unnest(from_json($criteria::JSON,
         '[{"bucket_l1":"VARCHAR","bucket_l2":"VARCHAR","category_l1":"VARCHAR","category_l2":"VARCHAR"}]'), recursive := true)
+),
+-- The figure and bucket L2 each category pair counts towards in each direction.
+counted AS (
+    SELECT c.category_l1, c.category_l2, f.direction, f.figure, c.bucket_l2
+    FROM criteria c JOIN report_figures f ON f.bucket_l1 = c.bucket_l1
 )
-SELECT t.client_id, t.customer_id, r.range_key, t.month, f.figure, CASE WHEN f.figure IS NOT NULL THEN c.bucket_l2 END AS bucket_l2,
-       t.total, t.transaction_count
+SELECT t.client_id, t.customer_id, r.range_key, t.month, k.figure, k.bucket_l2, t.total, t.transaction_count
 FROM monthly_category_totals t
 JOIN report_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
 JOIN report_ranges r ON t.month BETWEEN r.month_from AND r.month_to
-LEFT JOIN criteria c ON c.category_l1 = t.category_l1 AND c.category_l2 = t.category_l2
-LEFT JOIN report_figures f ON f.bucket_l1 = c.bucket_l1 AND f.direction = t.direction
+LEFT JOIN counted k ON k.category_l1 = t.category_l1 AND k.category_l2 = t.category_l2 AND k.direction = t.direction
 WHERE t.currency = $currency
   AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id));
