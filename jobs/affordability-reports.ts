@@ -9,6 +9,7 @@ import type { PdfInput } from '../src/reports/report-pdf.js';
 import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -275,7 +276,8 @@ export function createAffordabilityReportsJob(options: AffordabilityJobOptions =
     name: 'affordability-reports',
     description: 'Computes every customer\'s affordability report for the last 3, 6 and 12 complete months into affordability_reports (and PDFs into AFFORD_REPORTS_DIR when set).',
     schedule: 'nightly',
-    steps: [{ name: 'reports', run: (ctx) => run(ctx, options) }],
+    // Its reads are many small queries, two at a time: DuckDB spreading each over every core costs more CPU than it saves.
+    steps: [{ name: 'reports', run: (ctx) => withDbThreads(ctx.store, ctx.config.AFFORD_JOBS_DB_THREADS, () => run(ctx, options)) }],
     verdict: (results) => {
       const r = results['reports'] ?? {};
       const customers = Number(r['customers'] ?? 0);
