@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Store } from '../../src/db/store.js';
@@ -6,6 +7,8 @@ import type { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { createLogger } from '../../src/logger.js';
 import { rowsAs } from './rows.js';
+import { writeEvents, type GenerateOptions } from '../../src/generate/index.js';
+import { ingestFile } from '../../src/ingest/file-source.js';
 
 export const silentLogger = createLogger('silent');
 
@@ -31,4 +34,14 @@ export function fixturePath(name: string): string {
 
 export async function rows<T = Record<string, unknown>>(store: Store, sql: string): Promise<T[]> {
   return store.read((conn) => rowsAs<T>(conn, sql));
+}
+
+/** Generates events into a file in the store's folder and ingests it, as `afford generate | afford ingest file` would. */
+export async function ingestGenerated(ctx: { pipeline: IngestPipeline; dir: string }, options: GenerateOptions): Promise<void> {
+  const file = path.join(ctx.dir, 'events.ndjson');
+  const out = createWriteStream(file);
+  await writeEvents(options, out);
+  out.end();
+  await once(out, 'finish');
+  await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
 }

@@ -1,15 +1,12 @@
-import { createWriteStream, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
 import { SNAPSHOT_FILE, exportParquetJob } from '../../jobs/export-parquet.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
-import { writeEvents } from '../../src/generate/index.js';
-import { ingestFile } from '../../src/ingest/file-source.js';
-import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
 
@@ -23,12 +20,7 @@ describe('the nightly jobs work in bounded slices', () => {
   let ctx: Ctx;
   beforeAll(async () => {
     ctx = await tempStore();
-    const file = path.join(ctx.dir, 'events.ndjson');
-    const out = createWriteStream(file);
-    await writeEvents({ customers: CUSTOMERS, months: 12, seed: 11, faults: true, endMonth: '2024-06' }, out);
-    out.end();
-    await once(out, 'finish');
-    await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
+    await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 11, faults: true, endMonth: '2024-06' });
   });
   afterAll(async () => ctx.cleanup());
 

@@ -1,13 +1,9 @@
-import { createWriteStream, existsSync, statSync } from 'node:fs';
-import { once } from 'node:events';
-import path from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
-import { writeEvents } from '../../src/generate/index.js';
-import { ingestFile } from '../../src/ingest/file-source.js';
-import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 const walBytes = (db: string): number => (existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0);
 
@@ -15,12 +11,7 @@ describe('a job leaves what it wrote in the file, not in the log', () => {
   let ctx: Awaited<ReturnType<typeof tempStore>>;
   beforeAll(async () => {
     ctx = await tempStore();
-    const file = path.join(ctx.dir, 'events.ndjson');
-    const out = createWriteStream(file);
-    await writeEvents({ customers: 6, months: 12, seed: 5, faults: false, endMonth: '2024-06' }, out);
-    out.end();
-    await once(out, 'finish');
-    await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
+    await ingestGenerated(ctx, { customers: 6, months: 12, seed: 5, faults: false, endMonth: '2024-06' });
   });
   afterAll(async () => ctx.cleanup());
 

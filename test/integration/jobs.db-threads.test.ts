@@ -1,14 +1,9 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
 import { withDbThreads } from '../../src/db/threads.js';
-import { writeEvents } from '../../src/generate/index.js';
-import { ingestFile } from '../../src/ingest/file-source.js';
-import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 const threadsNow = async (ctx: Awaited<ReturnType<typeof tempStore>>): Promise<number> =>
   Number((await rows<{ t: string }>(ctx.store, "SELECT current_setting('threads')::VARCHAR AS t"))[0]?.t);
@@ -17,12 +12,7 @@ describe('the nightly report job runs DuckDB with AFFORD_JOBS_DB_THREADS threads
   let ctx: Awaited<ReturnType<typeof tempStore>>;
   beforeAll(async () => {
     ctx = await tempStore();
-    const file = path.join(ctx.dir, 'events.ndjson');
-    const out = createWriteStream(file);
-    await writeEvents({ customers: 3, months: 6, seed: 3, faults: false, endMonth: '2024-06' }, out);
-    out.end();
-    await once(out, 'finish');
-    await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
+    await ingestGenerated(ctx, { customers: 3, months: 6, seed: 3, faults: false, endMonth: '2024-06' });
     // A machine of one core would make the test prove nothing: start from more threads than the job's.
     await ctx.store.writeUntransacted((conn) => conn.run('SET GLOBAL threads = 3'));
   });

@@ -1,5 +1,4 @@
-import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +8,9 @@ import type { JobContext } from '../../jobs/job.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
 import { queryRows } from '../../src/db/rows.js';
-import { writeEvents } from '../../src/generate/index.js';
-import { ingestFile } from '../../src/ingest/file-source.js';
 import type { AffordabilityReport } from '../../src/reports/report-model.js';
 import { buildReport } from '../../src/reports/report-service.js';
-import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
@@ -39,12 +36,7 @@ describe('the nightly affordability-reports and export-parquet jobs', () => {
   const progress: Array<[number, number]> = [];
   beforeAll(async () => {
     ctx = await tempStore();
-    const file = path.join(ctx.dir, 'events.ndjson');
-    const out = createWriteStream(file);
-    await writeEvents({ customers: CUSTOMERS, months: 12, seed: 7, faults: false, endMonth: '2024-06' }, out);
-    out.end();
-    await once(out, 'finish');
-    await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
+    await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 7, faults: false, endMonth: '2024-06' });
     const config = loadConfig({}, {
       AFFORD_DB: ctx.store.path,
       AFFORD_REPORTS_DIR: path.join(ctx.dir, 'pdfs'),

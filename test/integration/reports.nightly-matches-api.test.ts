@@ -1,19 +1,16 @@
-import { createWriteStream, readFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob, reportPdfPath } from '../../jobs/affordability-reports.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
-import { writeEvents } from '../../src/generate/index.js';
-import { ingestFile } from '../../src/ingest/file-source.js';
 import { buildInsights } from '../../src/reports/insights-service.js';
 import type { AffordabilityReport } from '../../src/reports/report-model.js';
 import { listCustomers } from '../../src/reports/report-repository.js';
 import { renderReportPdf } from '../../src/reports/report-pdf.js';
 import { buildReport, buildReportWithTransactions } from '../../src/reports/report-service.js';
 import { provenanceOf, verifyProvenance } from '../../src/reports/report-verify.js';
-import { rows, silentLogger, tempStore } from '../helpers/store.js';
+import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 /**
  * The nightly job reads a slice of customers with one set of queries (the
@@ -40,13 +37,8 @@ describe('the nightly job, a slice at a time, against the API one customer at a 
   let pdfDir: string;
   beforeAll(async () => {
     ctx = await tempStore();
-    const file = path.join(ctx.dir, 'events.ndjson');
-    const out = createWriteStream(file);
     // With faults: odd descriptions, unknown categories, late versions and deletions.
-    await writeEvents({ customers: CUSTOMERS, months: 12, seed: 5, faults: true, endMonth: '2024-06' }, out);
-    out.end();
-    await once(out, 'finish');
-    await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
+    await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 5, faults: true, endMonth: '2024-06' });
     pdfDir = path.join(ctx.dir, 'pdfs');
     const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_REPORTS_DIR: pdfDir, AFFORD_JOBS_SLICE_CUSTOMERS: String(SLICE) });
     const run = await runJob(createAffordabilityReportsJob({ now: () => NOW }), { store: ctx.store, config, logger: silentLogger }, 'cli');
