@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryJsonRows, queryRows } from '../../src/db/rows.js';
 import { queryFile } from '../../src/db/script.js';
+import type { Columns } from '../../src/db/rows.js';
 import { tempStore } from '../helpers/store.js';
 
-describe('typed reads check their columns', () => {
-  let ctx: Awaited<ReturnType<typeof tempStore>>;
-  beforeAll(async () => {
-    ctx = await tempStore();
-  });
-  afterAll(async () => ctx.cleanup());
+// One store serves both kinds of read.
+let ctx: Awaited<ReturnType<typeof tempStore>>;
+beforeAll(async () => {
+  ctx = await tempStore();
+});
+afterAll(async () => ctx.cleanup());
 
-  const read = <T>(sql: string, columns: { [K in keyof T]: 'text' | 'number' | 'boolean' | 'list' | 'struct' }) =>
+describe('typed reads check their columns', () => {
+  const read = <T>(sql: string, columns: Columns<T>) =>
     ctx.store.read((conn) => queryRows<T>(conn, sql, undefined, columns, 'the test query'));
 
   it('returns the rows when every column is there, of its kind (NULL values fit any kind)', async () => {
@@ -46,13 +48,7 @@ describe('typed reads check their columns', () => {
 });
 
 describe('reads in JSON form (one JSON array built by DuckDB) check their rows the same way', () => {
-  let ctx: Awaited<ReturnType<typeof tempStore>>;
-  beforeAll(async () => {
-    ctx = await tempStore();
-  });
-  afterAll(async () => ctx.cleanup());
-
-  const readJson = <T>(sql: string, columns: { [K in keyof T]: 'text' | 'number' | 'boolean' | 'list' | 'struct' }) =>
+  const readJson = <T>(sql: string, columns: Columns<T>) =>
     ctx.store.read((conn) => queryJsonRows<T>(conn, sql, undefined, columns, 'the JSON query'));
 
   const ROWS = `WITH r AS (SELECT i, 'n' || i AS name, (i * 1.25)::DECIMAL(38,2)::VARCHAR AS total, CASE WHEN i % 2 = 0 THEN ['x'] END AS tags
