@@ -58,6 +58,19 @@ function parse(file: string): PdfFontSource {
   return fontkit.create(readFileSync(find(file))) as PdfFontSource;
 }
 
+/** The parts of pdfkit's font objects that its typings leave out. */
+export interface FontObject {
+  name: string;
+  id: string;
+  ascender: number;
+  lineGap: number;
+  descender: number;
+  widthOfString(text: string, size: number): number;
+  encode(text: string): [string[], Array<{ xAdvance: number; advanceWidth: number; xOffset: number; yOffset: number }>];
+  ref(): unknown;
+  lineHeight(size: number, includeGap?: boolean): number;
+}
+
 /** The standard fonts, by pdfkit's names. */
 export const STANDARD_FONTS = { regular: 'Helvetica', bold: 'Helvetica-Bold' } as const;
 

@@ -1,25 +1,15 @@
 import { createRequire } from 'node:module';
+import type { FontObject } from './pdf-fonts.js';
+import { standardMetrics } from './pdf-standard-metrics.js';
 
 /**
  * Fitting the report's text the way pdfkit's line wrapper fits it, without
- * the wrapper: a string's width per font (widths and kerning, kept per
- * string), the words pdfkit's own line breaker cuts, and the one line with
- * an ellipsis that a cell of one line height shows. pdf-text.ts writes what
- * this measures.
+ * the wrapper: a string's width per font (widths and kerning: summed from
+ * a standard font's tables in pdf-standard-metrics.ts, kept per string for
+ * an embedded font), the words pdfkit's own line breaker cuts, and the one
+ * line with an ellipsis that a cell of one line height shows. pdf-text.ts
+ * writes what this measures.
  */
-
-/** The parts of pdfkit's document and font objects that its typings leave out. */
-export interface FontObject {
-  name: string;
-  id: string;
-  ascender: number;
-  lineGap: number;
-  descender: number;
-  widthOfString(text: string, size: number): number;
-  encode(text: string): [string[], Array<{ xAdvance: number; advanceWidth: number; xOffset: number; yOffset: number }>];
-  ref(): unknown;
-  lineHeight(size: number, includeGap?: boolean): number;
-}
 
 interface LineBreakerClass {
   new (text: string): { nextBreak(): { position: number; required: boolean } | null };
@@ -50,6 +40,9 @@ export function perFontAndText<V>(cache: Map<string, Map<string, V>>, font: Font
 }
 
 function advanceOf(font: FontObject, text: string): number {
+  // A standard font's is summed from its tables; an embedded font's is kept per string.
+  const metrics = standardMetrics(font);
+  if (metrics) return metrics.advance(text);
   // At size 1000 the font gives the sum of its advances and kerning as is (times 1000 / 1000).
   return perFontAndText(advances, font, text, () => font.widthOfString(text, 1000));
 }
@@ -90,8 +83,18 @@ interface Words {
 
 const wordsCache = new Map<string, Words>();
 
+/**
+ * Text of letters, digits, '.' and ',' (amounts, dates, most names) in
+ * runs between spaces, each run after the first starting with a letter or
+ * digit, maybe after '£': the line breaker breaks it after each run of
+ * spaces and nowhere else (a test holds it to that).
+ */
+const PLAIN_WORDS = /^[A-Za-z0-9.,£][A-Za-z0-9.,]*(?: +£?[A-Za-z0-9][A-Za-z0-9.,]*)* *$/;
+const WORD = /[^ ]+ */g;
+
 /** `text` cut where pdfkit's line wrapper may break it. */
-function wordsOf(text: string): Words {
+export function wordsOf(text: string): Words {
+  if (PLAIN_WORDS.test(text)) return { words: text.match(WORD) ?? [text], simple: true };
   const known = wordsCache.get(text);
   if (known) return known;
   const breaker = new LineBreaker(text);

@@ -1,20 +1,21 @@
-import { oneLine, perFontAndText, remember, widthOf, type FontObject } from './pdf-text-measure.js';
+import type { FontObject } from './pdf-fonts.js';
+import { oneLine, perFontAndText, remember, widthOf } from './pdf-text-measure.js';
+import { standardMetrics } from './pdf-standard-metrics.js';
 
 /**
  * Text on the report's pages, set without pdfkit's line wrapper. pdfkit's
  * `doc.text()` builds a LineWrapper (an event emitter) for every call,
  * measures every word through the font's glyph tables, and measures a
  * right-aligned line again to place it: for a report of a few hundred table
- * cells that is half of its time. The report's text is short and recurs
- * (labels, headers, months, the same notes in every report), so here:
+ * cells that is half of its time. So here:
  *
- * - a string's advance width is taken once per font from the font itself
- *   (widths and kerning, exactly what pdfkit adds up) and kept;
+ * - a string's advance width is the sum pdfkit makes (widths and kerning),
+ *   from a standard font's tables by character (pdf-standard-metrics.ts);
  * - a cell is laid out the way pdfkit lays out one line of at most one line
  *   height with an ellipsis: the same words (pdfkit's own line breaker), the
  *   same fit test, the same cut to '…';
  * - the line is written with the very operators pdfkit writes, the glyph
- *   string of a standard font kept per string;
+ *   string of a standard font made from the same tables;
  * - a paragraph's lines are kept per font, size, width and text, and drawn
  *   again without wrapping.
  *
@@ -56,7 +57,7 @@ const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 const glyphRuns = new Map<string, Map<string, string>>();
 
 function glyphRun(font: FontObject, text: string): string {
-  return perFontAndText(glyphRuns, font, text, () => glyphRunOf(font, text));
+  return standardMetrics(font)?.glyphRun(text) ?? perFontAndText(glyphRuns, font, text, () => glyphRunOf(font, text));
 }
 
 function glyphRunOf(font: FontObject, text: string): string {

@@ -5,7 +5,8 @@ import PDFDocument from 'pdfkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pdfFonts } from '../../src/reports/pdf-fonts.js';
 import { drawLine, paragraph } from '../../src/reports/pdf-text.js';
-import { widthOf } from '../../src/reports/pdf-text-measure.js';
+import { createRequire } from 'node:module';
+import { widthOf, wordsOf } from '../../src/reports/pdf-text-measure.js';
 import { poppler } from '../helpers/pdf.js';
 
 /**
@@ -172,5 +173,76 @@ describe('text set without the line wrapper', () => {
     expect(ours.pdf.equals(pdfkits.pdf)).toBe(true);
     const words = poppler('pdftotext', [written(ours.pdf), '-']).replace(/·/g, ' ').split(/\s+/).filter(Boolean);
     expect(words.slice(0, text.split(' ').length).join(' ')).toBe(text);
+  });
+
+  describe('strings of every kind, not only the report\'s own', () => {
+    /** A small seeded generator, so that a failure names a string that fails again. */
+    function random(seed: number): () => number {
+      let x = seed;
+      return () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    }
+    // Kerned pairs (AV, To, Yo, LT…), digits and money, WinAnsi beyond ASCII (€, …, ’, ß), spaces and breaks.
+    const ALPHABET = 'AVWTYLPFaeoyr.,;:-/()0123456789£€…’ßéÅ&%\'" ';
+    function strings(seed: number, count: number): string[] {
+      const next = random(seed);
+      return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 24) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join(''));
+    }
+
+    it('measures 2,000 random strings as pdfkit does in both standard fonts', () => {
+      const doc = newDoc();
+      for (const font of ['Helvetica', 'Helvetica-Bold']) {
+        doc.font(font).fontSize(9);
+        for (const s of strings(font.length, 1000)) expect(widthOf(doc, s), `${font} '${s}'`).toBe(doc.widthOfString(s));
+      }
+    });
+
+    it('draws 600 random cells byte for byte as pdfkit', async () => {
+      const next = random(7);
+      const random_cases = strings(11, 600).map((text, i) => ({
+        text, font: i % 2 ? 'Helvetica' : 'Helvetica-Bold', size: [7, 8, 9][i % 3]!, width: 20 + Math.floor(next() * 200), align: aligns[i % 3]!,
+      }));
+      const draw = (fast: boolean): Doc => {
+        const doc = newDoc();
+        let y = 40;
+        for (const c of random_cases) {
+          if (y > 780) {
+            doc.addPage();
+            y = 40;
+          }
+          doc.font(c.font).fontSize(c.size);
+          if (fast) drawLine(doc, c.text, 40, y, c.width, { align: c.align, height: c.size * 1.25, colour: '#1f2933' });
+          else doc.fillColor('#1f2933').text(c.text, 40, y, { width: c.width, height: c.size * 1.25, align: c.align, ellipsis: true });
+          y += c.size * 1.6;
+        }
+        return doc;
+      };
+      expect((await bytesOf(draw(true))).equals(await bytesOf(draw(false)))).toBe(true);
+    });
+
+    it('cuts text into the words pdfkit\'s line breaker gives, for every string of up to 6 of letters, digits, money and spaces', () => {
+      const LineBreaker = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('linebreak') as new (t: string) => { nextBreak(): { position: number } | null };
+      const breakerWords = (text: string): string[] => {
+        const breaker = new LineBreaker(text);
+        const words: string[] = [];
+        let last = 0;
+        for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+          words.push(text.slice(last, bk.position));
+          last = bk.position;
+        }
+        return words;
+      };
+      const chars = ['A', '9', '.', ',', '£', ' ', '-'];
+      let checked = 0;
+      const each = (prefix: string, left: number): void => {
+        if (prefix) {
+          expect(wordsOf(prefix).words, JSON.stringify(prefix)).toEqual(breakerWords(prefix));
+          checked++;
+        }
+        if (left > 0) for (const c of chars) each(prefix + c, left - 1);
+      };
+      each('', 6);
+      expect(checked).toBe(137_256);
+      for (const s of strings(3, 2000)) expect(wordsOf(s).words, JSON.stringify(s)).toEqual(breakerWords(s));
+    });
   });
 });
