@@ -52,4 +52,23 @@ describe('page operators gathered and written once', () => {
     write();
     expect(page.content.uncompressedLength).toBeGreaterThan(before);
   });
+
+  it('keeps every byte of a page far larger than its first buffer, over many pages', async () => {
+    const busy = (gather: boolean): Promise<Buffer> => {
+      // Pages stay open until the end, as the report's do (its footers are written last).
+      const doc = new PDFDocument({ size: 'A4', compress: false, bufferPages: true, info: { CreationDate: new Date('2026-01-02T03:04:05Z') } });
+      const write = gather ? gatherContent(doc) : () => undefined;
+      for (let p = 0; p < 3; p++) {
+        if (p) doc.addPage();
+        // Some 4,000 operators a page: hundreds of KB, each page's buffer grows several times.
+        for (let i = 0; i < 1000; i++) doc.rect(40 + (i % 50), 40 + p + i / 10, 3.5, 1.25).fill(i % 2 ? '#f0f4f8' : '#1f2933');
+        doc.font('Helvetica').fontSize(9).fillColor('#000000').text(`Page ${p + 1} £1,234.56 …`, 42, 700);
+      }
+      return bytesOf(doc, write);
+    };
+    const gathered = await busy(true);
+    expect(gathered.length).toBeGreaterThan(200_000);
+    expect(gathered.equals(await busy(false))).toBe(true);
+  });
 });
+
