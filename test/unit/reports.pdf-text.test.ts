@@ -77,10 +77,10 @@ texts.forEach((text, i) =>
 );
 
 /** The cases drawn one under another, by pdfkit (`fast` false) or by pdf-text.ts. */
-function drawCases(fast: boolean): Doc {
+function drawCases(fast: boolean, list: readonly CellCase[] = cases): Doc {
   const doc = newDoc();
   let y = 40;
-  for (const c of cases) {
+  for (const c of list) {
     if (y > 780) {
       doc.addPage();
       y = 40;
@@ -198,25 +198,10 @@ describe('text set without the line wrapper', () => {
 
     it('draws 600 random cells byte for byte as pdfkit', async () => {
       const next = random(7);
-      const random_cases = strings(11, 600).map((text, i) => ({
+      const randomCases: CellCase[] = strings(11, 600).map((text, i) => ({
         text, font: i % 2 ? 'Helvetica' : 'Helvetica-Bold', size: [7, 8, 9][i % 3]!, width: 20 + Math.floor(next() * 200), align: aligns[i % 3]!,
       }));
-      const draw = (fast: boolean): Doc => {
-        const doc = newDoc();
-        let y = 40;
-        for (const c of random_cases) {
-          if (y > 780) {
-            doc.addPage();
-            y = 40;
-          }
-          doc.font(c.font).fontSize(c.size);
-          if (fast) drawLine(doc, c.text, 40, y, c.width, { align: c.align, height: c.size * 1.25, colour: '#1f2933' });
-          else doc.fillColor('#1f2933').text(c.text, 40, y, { width: c.width, height: c.size * 1.25, align: c.align, ellipsis: true });
-          y += c.size * 1.6;
-        }
-        return doc;
-      };
-      expect((await bytesOf(draw(true))).equals(await bytesOf(draw(false)))).toBe(true);
+      expect((await bytesOf(drawCases(true, randomCases))).equals(await bytesOf(drawCases(false, randomCases)))).toBe(true);
     });
 
     it('cuts text into the words pdfkit\'s line breaker gives, for every string of up to 6 of letters, digits, money and spaces', () => {
