@@ -56,6 +56,7 @@ const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 /** Per standard font, the glyph string (TJ operator) of a text: it depends on the text alone, never on the size or place. */
 const glyphRuns = new Map<string, Map<string, string>>();
 
+/** From the font's tables; should pdfkit's font object ever differ from what they read, from its encode(), kept per string. */
 function glyphRun(font: FontObject, text: string): string {
   return standardMetrics(font)?.glyphRun(text) ?? perFontAndText(glyphRuns, font, text, () => glyphRunOf(font, text));
 }
