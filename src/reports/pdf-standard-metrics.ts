@@ -30,7 +30,7 @@ export interface StandardMetrics {
 const UNKNOWN = 0x7fffffff;
 
 /** A number as pdfkit writes it in a content stream. */
-const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
+export const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 
 class AfmTables implements StandardMetrics {
   /** By character code: the glyph's width, or -1 until asked. */

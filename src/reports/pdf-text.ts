@@ -1,6 +1,6 @@
 import type { FontObject } from './pdf-fonts.js';
 import { oneLine, perFontAndText, remember, widthOf } from './pdf-text-measure.js';
-import { standardMetrics } from './pdf-standard-metrics.js';
+import { num, standardMetrics } from './pdf-standard-metrics.js';
 
 /**
  * Text on the report's pages, set without pdfkit's line wrapper. pdfkit's
@@ -49,9 +49,6 @@ interface FragmentOptions {
   textWidth: number;
   wordCount: number;
 }
-
-/** A number as pdfkit writes it in a content stream. */
-const num = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 
 /** Per standard font, the glyph string (TJ operator) of a text: it depends on the text alone, never on the size or place. */
 const glyphRuns = new Map<string, Map<string, string>>();
