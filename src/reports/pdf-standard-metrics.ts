@@ -56,34 +56,32 @@ class AfmTables implements StandardMetrics {
     return w;
   }
 
-  private kern(left: number, right: number): number {
+  /** The glyph name of `code`, its row of the tables filled first. */
+  private glyph(code: number): string {
+    this.width(code);
+    return this.glyphs[code]!;
+  }
+
+  /** The kerning between the characters at `i` and `i + 1` of `text` (0 after the last, as pdfkit has it). */
+  private kernAfter(text: string, i: number): number {
+    if (i + 1 >= text.length) return 0;
+    const left = text.charCodeAt(i);
+    const right = text.charCodeAt(i + 1);
     if (left < 0x100 && right < 0x100) {
       const at = (left << 8) | right;
       let k = this.latinKerning[at]!;
-      if (k === UNKNOWN) this.latinKerning[at] = k = this.font.getKernPair(this.glyphs[left]!, this.glyphs[right]!);
+      if (k === UNKNOWN) this.latinKerning[at] = k = this.font.getKernPair(this.glyph(left), this.glyph(right));
       return k;
     }
     const key = left * 0x10000 + right;
     let k = this.kerning.get(key);
-    if (k === undefined) {
-      k = this.font.getKernPair(this.glyphs[left]!, this.glyphs[right]!);
-      this.kerning.set(key, k);
-    }
+    if (k === undefined) this.kerning.set(key, (k = this.font.getKernPair(this.glyph(left), this.glyph(right))));
     return k;
   }
 
   advance(text: string): number {
     let sum = 0;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-      const code = text.charCodeAt(i);
-      sum += this.width(code);
-      if (i + 1 < n) {
-        const next = text.charCodeAt(i + 1);
-        this.width(next);
-        sum += this.kern(code, next);
-      }
-    }
+    for (let i = 0; i < text.length; i++) sum += this.width(text.charCodeAt(i)) + this.kernAfter(text, i);
     return sum;
   }
 
@@ -96,12 +94,7 @@ class AfmTables implements StandardMetrics {
       const code = text.charCodeAt(i);
       this.width(code);
       segment += this.hex[code];
-      let k = 0;
-      if (i + 1 < n) {
-        const next = text.charCodeAt(i + 1);
-        this.width(next);
-        k = this.kern(code, next);
-      }
+      const k = this.kernAfter(text, i);
       // pdfkit ends a piece of the run at each kerned pair, and at the end (its kerning there is 0).
       if (k !== 0 || i + 1 === n) {
         out += `${out ? ' ' : ''}<${segment}> ${num(-k)}`;
