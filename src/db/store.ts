@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
+import { runScript } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 
@@ -36,6 +37,8 @@ export function instanceSettings(memoryLimit?: string): Record<string, string> {
  */
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
+  private besideQueue: Promise<unknown> = Promise.resolve();
+  private besideConn: DuckDBConnection | undefined;
   private readonly idleReaders: DuckDBConnection[] = [];
   private closed = false;
 
@@ -60,6 +63,7 @@ export class Store {
     });
     const writer = await instance.connect();
     await migrate(writer, logger);
+    await runScript(writer, 'queries/db/attach-scratch');
     return new Store(dbPath, instance, writer, logger);
   }
 
@@ -107,6 +111,23 @@ export class Store {
     });
   }
 
+  /**
+   * Runs `fn` on a connection of its own, one call at a time, beside the
+   * writer: work that needs no transaction on the store (it reads and
+   * writes only the scratch database, see attach-scratch.sql) and so can run
+   * while the writer writes, on another core.
+   */
+  beside<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (this.closed) throw affordError('STORE_CLOSED');
+      this.besideConn ??= await this.instance.connect();
+      return fn(this.besideConn);
+    };
+    const next = this.besideQueue.then(run, run);
+    this.besideQueue = next.catch(() => undefined);
+    return next;
+  }
+
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
     const conn = this.idleReaders.pop() ?? (await this.instance.connect());
@@ -121,7 +142,9 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.queue;
+    await this.besideQueue;
     this.closed = true;
+    this.besideConn?.closeSync();
     for (const c of this.idleReaders.splice(0)) c.closeSync();
     await this.writer.run('CHECKPOINT').catch(() => undefined);
     this.writer.closeSync();

@@ -50,8 +50,11 @@ async function stageRawEvents(conn: DuckDBConnection, items: readonly RawItem[])
 }
 
 /**
- * Stages the batch's fast rows into stage_transactions and returns the
- * positions of every other item, which go through the schema.
+ * Stages the batch's fast rows into the scratch database (fast-parse.sql)
+ * and returns the positions of every other item, which go through the
+ * schema. Needs no transaction on the store: it runs beside the writer, on a
+ * connection with the stage tables (ensureStage), while the writer writes
+ * the batch before. takeFast moves the rows into the writer's stage.
  */
 export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[]): Promise<{ staged: number; slow: number[] }> {
   await stageRawEvents(conn, items);
@@ -69,6 +72,16 @@ export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[
   });
   slow.sort((a, b) => a - b);
   return { staged: items.length - slow.length, slow };
+}
+
+/** Moves the rows parseFast staged into the writer's stage_transactions, in the batch's transaction. */
+export async function takeFast(conn: DuckDBConnection): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-take');
+}
+
+/** Frees what parseFast left in the scratch database, beside the writer, once it has been taken. */
+export async function dropFastScratch(conn: DuckDBConnection): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-scratch-drop');
 }
 
 export interface FastCustomer {

@@ -12,7 +12,7 @@ export interface FileIngestOptions {
 /**
  * Streams an NDJSON file (or standard input for '-') through the pipeline in
  * bounded batches, so memory stays flat whatever the file's size. One batch
- * is read while the previous one is being written. Re-reading
+ * is read and parsed while the previous one is being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
  * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
@@ -34,8 +34,15 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    await settle();
-    inFlight = pipeline.ingest(items);
+    // Parsed beside the writer while the batch before is still being written.
+    const parsed = pipeline.parse(items);
+    try {
+      await settle();
+    } catch (err) {
+      void parsed?.then((p) => p.release());
+      throw err;
+    }
+    inFlight = pipeline.ingest(items, undefined, parsed);
   };
 
   try {

@@ -3,6 +3,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { parseFast } from '../../src/ingest/fast-path.js';
+import { parseBeside } from '../../src/ingest/parse-ahead.js';
 import { prepareItems } from '../../src/ingest/prepare.js';
 import { transactionCells, type TransactionEvent } from '../../src/ingest/stage.js';
 import type { BatchResult, RawItem } from '../../src/ingest/types.js';
@@ -92,14 +93,12 @@ describe('the fast path (DuckDB parses and checks the plain transaction events)'
   afterAll(async () => ctx.cleanup());
 
   it('stages only events the schema takes, each with the row the schema path stages, and most generated transaction events', async () => {
-    await ctx.store.writeUntransacted(ensureStage);
-    const staged = await ctx.store.write(async (conn) => {
+    const staged = await ctx.store.beside(async (conn) => {
+      await ensureStage(conn);
       await parseFast(conn, items(lines, 'corpus'));
-      const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
+      const reader = await conn.runAndReadAll('SELECT * FROM afford_scratch.fast_staged ORDER BY seq');
       const names = reader.columnNames();
-      const out = reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
-      await conn.run('DELETE FROM stage_transactions');
-      return out;
+      return reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
     });
     expect(staged.length).toBeGreaterThan(0);
     for (const row of staged) {
@@ -164,8 +163,10 @@ describe('a batch written by the fast path', () => {
       ];
       for (const [i, batch] of batches.entries()) {
         // Straight to the fast path, whatever the batch's size (the pipeline sends small batches to the schema).
+        const raw = items(batch, `batch-${i}`);
+        const parsed = await parseBeside(fast.store, raw);
         await fast.store.writeUntransacted(ensureStage);
-        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`)));
+        const a = await fast.store.write((conn) => writeFastBatch(conn, raw, parsed, () => undefined));
         const b = await slow.pipeline.ingestPrepared(prepareItems(items(batch, `batch-${i}`)));
         expect(summary(a), `batch ${i}`).toEqual(summary(b));
       }

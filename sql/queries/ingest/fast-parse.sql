@@ -18,6 +18,10 @@
 --     confidences are strings only, a counterparty names something.
 -- Two statements: inlined into one, DuckDB would parse the line again for
 -- each field read from it.
+-- It runs beside the writer, on a connection of its own (Store.beside), so
+-- that a batch is parsed while the one before it is written: the rows go to
+-- the scratch database's fast_staged, shaped as stage_transactions, from
+-- where the writer takes them (fast-take.sql).
 -- Parameters: $max_bytes, $max_occurred_at (the latest occurred_at accepted,
 -- as the store's timestamp text), $currencies (the known ISO 4217 codes),
 -- $pairs (the known category pairs, 'l1/l2').
@@ -38,7 +42,9 @@ FROM raw_events
 -- A replacement character may stand for a lone surrogate of the JavaScript text, which the schema refuses.
 WHERE strlen(raw) <= $max_bytes AND NOT contains(raw, '\') AND NOT contains(raw, '�');
 
-INSERT INTO stage_transactions
+CREATE OR REPLACE TABLE afford_scratch.fast_staged AS FROM stage_transactions LIMIT 0;
+
+INSERT INTO afford_scratch.fast_staged
 WITH fields AS (
     SELECT seq, bytes, j.event_id AS event_id, j.type AS type, j.type = '"transaction.upserted"' AS upsert, j.occurred_at AS occurred_at,
            j.client_id AS client_id, j.customer_id AS customer_id, j.customer_secret AS customer_secret, j.data AS d,
