@@ -50,21 +50,23 @@ async function stageRawEvents(conn: DuckDBConnection, items: readonly RawItem[])
 }
 
 /**
- * Stages the batch's fast rows into the scratch database (fast-parse.sql)
- * and returns the positions of every other item, which go through the
- * schema. Needs no transaction on the store: it runs beside the writer, on a
- * connection with the stage tables (ensureStage), while the writer writes
- * the batch before. takeFast moves the rows into the writer's stage.
+ * Stages the batch's fast rows into the scratch database (fast-parse.sql),
+ * under the number `batch`, and returns the positions of every other item,
+ * which go through the schema. Needs no transaction on the store: it runs
+ * beside the writer, on a connection with the stage tables (ensureStage),
+ * while the writer writes the batch before. takeFast moves the rows into the
+ * writer's stage; dropFastScratch deletes them.
  */
-export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[]): Promise<{ staged: number; slow: number[] }> {
+export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[], batch: number): Promise<{ staged: number; slow: number[] }> {
   await stageRawEvents(conn, items);
   await runScript(conn, 'queries/ingest/fast-parse', {
+    batch,
     max_bytes: LIMITS.rawBytes,
     max_occurred_at: dbTime(Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000),
     currencies: listValue([...CURRENCIES]),
     pairs: listValue(PAIRS),
   });
-  const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', {}, { seq: 'number' });
+  const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', { batch }, { seq: 'number' });
   await runScript(conn, 'queries/ingest/fast-raw-drop');
   const slow = rest.map((r) => r.seq);
   items.forEach((item, seq) => {
@@ -74,14 +76,14 @@ export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[
   return { staged: items.length - slow.length, slow };
 }
 
-/** Moves the rows parseFast staged into the writer's stage_transactions, in the batch's transaction. */
-export async function takeFast(conn: DuckDBConnection): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-take');
+/** Moves the rows parseFast staged as `batch` into the writer's stage_transactions, in the batch's transaction. */
+export async function takeFast(conn: DuckDBConnection, batch: number): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-take', { batch });
 }
 
-/** Frees what parseFast left in the scratch database, beside the writer, once it has been taken. */
-export async function dropFastScratch(conn: DuckDBConnection): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-scratch-drop');
+/** Deletes what parseFast left in the scratch database as `batch`, beside the writer, once it has been taken. */
+export async function dropFastScratch(conn: DuckDBConnection, batch: number): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-scratch-drop', { batch });
 }
 
 export interface FastCustomer {

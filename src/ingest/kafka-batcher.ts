@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { partitionKey } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
-import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
+import type { KafkaBatchWriter, PartitionChunk, PreparedWrite } from './kafka-writer.js';
 
 /** When a transaction starts: whichever limit is reached first. */
 export interface BatchLimits {
@@ -50,6 +50,8 @@ export class KafkaBatcher {
   private backingOff = false;
   /** Messages each partition had on the broker past the last one queued, when it was fetched. */
   private readonly behind = new Map<string, bigint>();
+  /** A backlog's next transaction, taken from the queue and parsed while the one before is written. */
+  private ahead: { group: PartitionChunk[]; prepared: PreparedWrite; rows: number; bytes: number } | undefined;
 
   constructor(
     private readonly writer: KafkaBatchWriter,
@@ -65,7 +67,9 @@ export class KafkaBatcher {
   }
 
   hasRoom(): boolean {
-    return this.rows < 2 * this.limits.rows && this.bytes < 2 * this.limits.bytes;
+    const rows = this.rows + (this.ahead?.rows ?? 0);
+    const bytes = this.bytes + (this.ahead?.bytes ?? 0);
+    return rows < 2 * this.limits.rows && bytes < 2 * this.limits.bytes;
   }
 
   /** Resolves when there is room, the queue was dropped, or the batcher closed; `giveUp` is polled meanwhile. */
@@ -98,6 +102,8 @@ export class KafkaBatcher {
 
   /** Drops what is queued (not the transaction in hand); returns the first dropped offset per partition. */
   drop(): Map<string, { topic: string; partition: number; offset: bigint }> {
+    // The transaction parsed ahead was not written: it is dropped with the queue, and read again from its first offsets.
+    this.requeueAhead();
     const from = new Map<string, { topic: string; partition: number; offset: bigint }>();
     for (const { topic, partition, messages } of this.queue) {
       const key = partitionKey(topic, partition);
@@ -131,16 +137,33 @@ export class KafkaBatcher {
   private async loop(): Promise<void> {
     // One turn of the event loop lets the other partitions' batches of the same fetch join the first transaction.
     await new Promise((resolve) => setImmediate(resolve));
-    while (!this.closed && this.queue.length > 0) {
-      const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
-      const wait = this.waitLeft();
-      if (!full && wait > 0) {
-        await this.sleep(wait);
-        continue;
+    while (!this.closed && (this.queue.length > 0 || this.ahead !== undefined)) {
+      let group: PartitionChunk[];
+      let prepared: PreparedWrite | undefined;
+      if (this.ahead !== undefined) {
+        ({ group, prepared } = this.ahead);
+        this.ahead = undefined;
+        // Messages the transaction before has just written (a chunk fetched twice) go out, and the parse with them.
+        const fresh = this.freshOnly(group);
+        if (fresh !== group) {
+          this.writer.discard(prepared);
+          prepared = undefined;
+          group = fresh;
+        }
+      } else {
+        const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
+        const wait = this.waitLeft();
+        if (!full && wait > 0) {
+          await this.sleep(wait);
+          continue;
+        }
+        group = this.take();
       }
-      const group = this.take();
       if (group.length === 0) continue;
-      const outcome = await this.writer.write(group);
+      const writing = this.writer.write(group, prepared);
+      // A backlog: the next transaction is queued in full already, so it is parsed while this one is written.
+      if (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes) this.takeAhead();
+      const outcome = await writing;
       for (const chunk of outcome.committed) {
         const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
         this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
@@ -150,8 +173,39 @@ export class KafkaBatcher {
         this.failures = 0;
         continue;
       }
+      // What was parsed ahead is dropped with the queue behind the failed chunks (drop), and read again.
       await this.failed(outcome.failed, outcome.error);
     }
+  }
+
+  private takeAhead(): void {
+    const group = this.take();
+    if (group.length === 0) return;
+    const rows = group.reduce((n, c) => n + c.messages.length, 0);
+    const bytes = group.reduce((n, c) => n + chunkBytes(c.messages), 0);
+    this.ahead = { group, prepared: this.writer.prepare(group), rows, bytes };
+  }
+
+  /** The chunks without the messages below their partition's stored position: `group` itself when there are none. */
+  private freshOnly(group: PartitionChunk[]): PartitionChunk[] {
+    const fresh = group.map((chunk) => {
+      const stored = this.positions.get(partitionKey(chunk.topic, chunk.partition));
+      return stored === undefined ? chunk : { ...chunk, messages: chunk.messages.filter((m) => BigInt(m.offset) >= stored) };
+    });
+    if (fresh.every((chunk, i) => chunk.messages.length === (group[i] as PartitionChunk).messages.length)) return group;
+    return fresh.filter((chunk) => chunk.messages.length > 0);
+  }
+
+  /** Puts the transaction parsed ahead back at the front of the queue, unwritten, and lets its parse go. */
+  private requeueAhead(): void {
+    const ahead = this.ahead;
+    if (ahead === undefined) return;
+    this.ahead = undefined;
+    this.writer.discard(ahead.prepared);
+    const queuedAt = performance.now();
+    this.queue.unshift(...ahead.group.map((chunk) => ({ ...chunk, queuedAt })));
+    this.rows += ahead.rows;
+    this.bytes += ahead.bytes;
   }
 
   /**

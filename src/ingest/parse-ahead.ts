@@ -11,55 +11,50 @@ import type { ParsedBatch } from './write-fast-batch.js';
  * batch's lines on a connection of its own (Store.beside), so that one
  * batch is parsed while the one before it is written, on the other core;
  * the writer then takes the parsed rows into its stage in the batch's
- * transaction (writeFastBatch).
+ * transaction (writeFastBatch). Each parse stages its rows in the scratch
+ * table under a number of its own, so batches may be parsed and written in
+ * any order, by any number of pipelines over one store.
  */
 
-/**
- * When the store's scratch table of parsed rows (fast-parse.sql) is free
- * again: one batch at a time is parsed ahead, whichever pipeline parses it,
- * and the next waits until the writer has taken the rows of the one before.
- */
-const scratchFree = new WeakMap<Store, Promise<void>>();
+let lastBatch = 0;
 
-/** A batch parsed ahead of its write; `release` frees the scratch table for the next one (idempotent). */
+/** A batch parsed ahead of its write; `release` deletes its rows from the scratch table (idempotent). */
 export interface ParsedAhead extends ParsedBatch {
   release: () => void;
 }
 
 /** Parses `items` beside the writer, and validates with the schema the items the SQL left. */
 export async function parseBeside(store: Store, items: readonly RawItem[]): Promise<ParsedBatch> {
+  const batch = ++lastBatch;
   const r = await store.beside(async (conn) => {
     await ensureStage(conn);
-    return parseFast(conn, items);
+    try {
+      return await parseFast(conn, items, batch);
+    } catch (err) {
+      // Whatever it staged before it failed goes too.
+      await dropFastScratch(conn, batch).catch(() => undefined);
+      throw err;
+    }
   });
-  return { ...r, prepared: prepareItems(r.slow.map((seq) => items[seq] as RawItem)) };
+  return { batch, ...r, prepared: prepareItems(r.slow.map((seq) => items[seq] as RawItem)) };
 }
 
 /**
- * Starts parsing `items` as soon as the scratch table is free. The batches
- * of a store must be written in the order they were parsed: each parse
- * waits until the writer has taken (or released) the one before.
+ * Parses `items` beside the writer, for `IngestPipeline.ingest`, which
+ * releases it once the writer has taken its rows. A caller that never
+ * ingests it must release it, or its rows stay in the scratch table until
+ * the process ends.
  */
 export function parseAhead(store: Store, items: readonly RawItem[], logger: Logger): Promise<ParsedAhead> {
-  let freed = false;
-  let free!: () => void;
-  const next = new Promise<void>((resolve) => (free = resolve));
-  const release = (): void => {
-    if (freed) return;
-    freed = true;
-    // Queued beside the writer before the next parse can be: the rows' memory goes back now.
-    store.beside(dropFastScratch).catch((err: unknown) => logger.warn({ err }, 'could not drop the parsed rows of a batch'));
-    free();
-  };
-  const before = scratchFree.get(store) ?? Promise.resolve();
-  scratchFree.set(store, next);
-  const parsed = before.then(() => parseBeside(store, items)).then(
-    (r): ParsedAhead => ({ ...r, release }),
-    (err: unknown) => {
-      release();
-      throw err;
-    },
-  );
+  const parsed = parseBeside(store, items).then((r): ParsedAhead => {
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      store.beside((conn) => dropFastScratch(conn, r.batch)).catch((err: unknown) => logger.warn({ err }, 'could not delete the parsed rows of a batch'));
+    };
+    return { ...r, release };
+  });
   // Awaited by the pipeline's ingest; a source that stops before it does must not leave a rejection unhandled.
   parsed.catch(() => undefined);
   return parsed;

@@ -108,8 +108,7 @@ export class IngestPipeline {
    * Parses a batch for the fast path beside the writer (Store.beside), so
    * that a source can have its next batch parsed while this one is written:
    * pass the result to `ingest` with the same items. Undefined for a batch
-   * too small for the fast path. Batches must be ingested in the order they
-   * were parsed: each waits until the writer has taken the one before.
+   * too small for the fast path.
    */
   parse(items: readonly RawItem[]): Promise<ParsedAhead> | undefined {
     return items.length < FAST_PATH_MIN_ROWS ? undefined : parseAhead(this.store, items, this.logger);

@@ -7,6 +7,8 @@ import { writeBatch, writeEntries } from './write-batch.js';
 
 /** What parseFast made of a batch beside the writer: how many rows it staged, and the rest (by position) validated by the schema. */
 export interface ParsedBatch {
+  /** Its number in the scratch table. */
+  batch: number;
   staged: number;
   slow: number[];
   /** The items at `slow`, validated by the schema (prepareItems), in that order. */
@@ -20,11 +22,11 @@ export interface ParsedBatch {
  * through the event schema in JavaScript. A batch that holds a customer
  * deletion is written by writeBatch, all of it validated by the schema: the
  * deletion splits it. `taken` is called once the parsed rows are in the
- * writer's stage, so that the next batch's parse may begin.
+ * writer's stage, so that their copy in the scratch table can go.
  */
 export async function writeFastBatch(conn: DuckDBConnection, items: readonly RawItem[], parsed: ParsedBatch, taken: () => void): Promise<BatchResult> {
-  const { staged, slow, prepared } = parsed;
-  if (staged > 0) await takeFast(conn);
+  const { batch, staged, slow, prepared } = parsed;
+  if (staged > 0) await takeFast(conn, batch);
   taken();
   if (prepared.some((p) => p.kind === 'event' && p.event.type === 'customer.deleted')) {
     await runScript(conn, 'queries/ingest/fast-undo');

@@ -182,12 +182,13 @@ describe('Kafka ingest into DuckDB', () => {
     // The first transaction takes twice the 4 s session timeout.
     const slow: BatchIngester = {
       store,
-      ingest: async (items, hook) => {
+      parse: (items) => pipeline.parse(items),
+      ingest: async (items, hook, parsed) => {
         if (first) {
           first = false;
           await new Promise((r) => setTimeout(r, 8000));
         }
-        return pipeline.ingest(items, hook);
+        return pipeline.ingest(items, hook, parsed);
       },
     };
     const messages: string[] = [];
