@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import { partitionKey } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { KafkaBatchWriter, PartitionChunk, PreparedWrite } from './kafka-writer.js';
+import { FAST_PATH_MIN_ROWS } from './pipeline.js';
 
 /** When a transaction starts: whichever limit is reached first. */
 export interface BatchLimits {
@@ -161,8 +162,8 @@ export class KafkaBatcher {
       }
       if (group.length === 0) continue;
       const writing = this.writer.write(group, prepared);
-      // A backlog: the next transaction is queued in full already, so it is parsed while this one is written.
-      if (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes) this.takeAhead();
+      // A backlog: the next transaction is queued in full already (or the end of the backlog is, and is large), so it is parsed while this one is written.
+      if (this.backlogQueued()) this.takeAhead();
       const outcome = await writing;
       for (const chunk of outcome.committed) {
         const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
@@ -176,6 +177,18 @@ export class KafkaBatcher {
       // What was parsed ahead is dropped with the queue behind the failed chunks (drop), and read again.
       await this.failed(outcome.failed, outcome.error);
     }
+  }
+
+  /**
+   * Whether the next transaction is queued already, as it will be written:
+   * in full, or, once every partition has been fetched to its end, all that
+   * is left of a backlog, when it is large enough for the fast path. A
+   * steady stream's few messages are not taken ahead: they wait to join
+   * their transaction as before.
+   */
+  private backlogQueued(): boolean {
+    if (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes) return true;
+    return this.rows >= FAST_PATH_MIN_ROWS && ![...this.behind.values()].some((n) => n > 0n);
   }
 
   private takeAhead(): void {
