@@ -10,6 +10,7 @@ import type { BatchResult, RawItem } from '../../src/ingest/types.js';
 import { ensureStage } from '../../src/ingest/write-batch.js';
 import { writeFastBatch } from '../../src/ingest/write-fast-batch.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
+import { overflowCust1April, salaryLine } from '../helpers/overflow.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { mutate, type Json } from '../helpers/json-mutate.js';
 
@@ -184,19 +185,9 @@ describe('a large batch the store rejects an event of', () => {
   it('is written by the schema path instead, which dead-letters that event alone with the store error, and the rest goes in', async () => {
     const ctx = await tempStore();
     try {
-      const salary = (n: number, customerId: string, month: string, amount = '5.00') =>
-        JSON.stringify({
-          event_id: `ev-${n}`, type: 'transaction.upserted', occurred_at: '2024-05-01T00:00:00Z', client_id: 'client-a', customer_id: customerId,
-          data: {
-            transaction_id: `tx-${n}`, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
-            date_time: `${month}-02T09:00:00Z`, enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
-          },
-        });
-      // cust-1's April already sums to the largest DECIMAL(18,2): any later April transaction overflows its monthly total in SQL.
-      await ctx.pipeline.ingest([{ raw: salary(0, 'cust-1', '2024-04', '1.00'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
-      await ctx.store.write((conn) => conn.run("UPDATE transactions SET amount = 9999999999999999.99 WHERE transaction_id = 'tx-0'"));
-      const lines = Array.from({ length: 2500 }, (_, i) => salary(i + 1, 'cust-2', '2024-03'));
-      lines[1200] = salary(1201, 'cust-1', '2024-04');
+      await overflowCust1April(ctx);
+      const lines = Array.from({ length: 2500 }, (_, i) => salaryLine(i + 1, 'cust-2', '2024-03'));
+      lines[1200] = salaryLine(1201, 'cust-1', '2024-04');
       const result = await ctx.pipeline.ingest(items(lines, 'big'));
       expect(result).toMatchObject({ read: 2500, inserted: 2499 });
       expect(result.deadLetters.map((d) => [d.ref.lineNumber, d.reason.slice(0, 26)])).toEqual([[1201, 'store rejected the event: ']]);

@@ -7,6 +7,7 @@ import { generateEvents } from '../../src/generate/index.js';
 import { dropFastScratch } from '../../src/ingest/fast-path.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
+import { overflowCust1April, salaryLine } from '../helpers/overflow.js';
 import { rows, silentLogger, tempStore } from '../helpers/store.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
@@ -105,19 +106,9 @@ describe('a file ingest parses each batch beside the writer', () => {
   });
 
   it('goes on to the next batch when the store rejects an event of one: that event is a dead letter, the rest of both batches go in', async () => {
-    const salary = (n: number, customerId: string, month: string, amount = '5.00') =>
-      JSON.stringify({
-        event_id: `ev-${n}`, type: 'transaction.upserted', occurred_at: '2024-05-01T00:00:00Z', client_id: 'client-a', customer_id: customerId,
-        data: {
-          transaction_id: `tx-${n}`, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
-          date_time: `${month}-02T09:00:00Z`, enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
-        },
-      });
-    // cust-1's April already sums to the largest DECIMAL(18,2): a later April transaction overflows its monthly total in SQL.
-    await ctx.pipeline.ingest([{ raw: salary(0, 'cust-1', '2024-04', '1.00'), ref: { source: 'file', sourceRef: 'legacy', lineNumber: 1 } }]);
-    await ctx.store.write((conn) => conn.run("UPDATE transactions SET amount = 9999999999999999.99 WHERE transaction_id = 'tx-0'"));
-    const lines = Array.from({ length: 3 * FAST_PATH_MIN_ROWS }, (_, i) => salary(i + 1, 'cust-2', '2024-03'));
-    lines[100] = salary(101, 'cust-1', '2024-04');
+    await overflowCust1April(ctx);
+    const lines = Array.from({ length: 3 * FAST_PATH_MIN_ROWS }, (_, i) => salaryLine(i + 1, 'cust-2', '2024-03'));
+    lines[100] = salaryLine(101, 'cust-1', '2024-04');
     const file = path.join(ctx.dir, 'poison.ndjson');
     writeFileSync(file, `${lines.join('\n')}\n`);
     const summary = await ingestFile(ctx.pipeline, file, { batchRows: FAST_PATH_MIN_ROWS });
