@@ -53,6 +53,8 @@ export class KafkaBatcher {
   private readonly behind = new Map<string, bigint>();
   /** A backlog's next transaction, taken from the queue and parsed while the one before is written. */
   private ahead: { group: PartitionChunk[]; prepared: PreparedWrite; rows: number; bytes: number } | undefined;
+  /** A transaction is being written: the next may be taken ahead as soon as it is queued. */
+  private writing = false;
 
   constructor(
     private readonly writer: KafkaBatchWriter,
@@ -96,6 +98,8 @@ export class KafkaBatcher {
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
     if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
+    // The fetch caught up while a transaction is written: the next one is parsed now rather than after it.
+    if (this.writing && this.ahead === undefined && this.backlogQueued()) this.takeAhead();
     this.running ??= this.loop().finally(() => {
       this.running = undefined;
     });
@@ -164,7 +168,10 @@ export class KafkaBatcher {
       const writing = this.writer.write(group, prepared);
       // A backlog: the next transaction is queued in full already (or the end of the backlog is, and is large), so it is parsed while this one is written.
       if (this.backlogQueued()) this.takeAhead();
-      const outcome = await writing;
+      this.writing = true;
+      const outcome = await writing.finally(() => {
+        this.writing = false;
+      });
       for (const chunk of outcome.committed) {
         const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
         this.positions.set(partitionKey(chunk.topic, chunk.partition), next);

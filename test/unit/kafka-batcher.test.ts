@@ -43,15 +43,15 @@ async function until(done: () => boolean): Promise<void> {
   expect(done()).toBe(true);
 }
 
-function batcherWith(writer: HeldWriter) {
+function batcherWith(writer: HeldWriter, queued = [chunk(0, 0, 10), chunk(0, 10, 10), chunk(1, 0, 10)]) {
   const positions = new Map<string, bigint>();
   const dropped: Map<string, { offset: bigint }>[] = [];
   const batcher = new KafkaBatcher(writer as unknown as KafkaBatchWriter, { rows: 10, bytes: 1 << 20, waitMs: 0 }, positions, {
     committed: () => undefined,
     dropped: (from) => dropped.push(new Map(from)),
   }, silentLogger);
-  // Three transactions' worth, queued before the first is cut: a backlog.
-  for (const c of [chunk(0, 0, 10), chunk(0, 10, 10), chunk(1, 0, 10)]) batcher.add(c);
+  // By default three transactions' worth, queued before the first is cut: a backlog.
+  for (const c of queued) batcher.add(c);
   return { batcher, positions, dropped };
 }
 
@@ -72,6 +72,22 @@ describe('KafkaBatcher with a backlog', () => {
     await batcher.close();
     expect(writer.writes.flatMap((w) => offsets(w.group))).toEqual(offsets([chunk(0, 0, 10), chunk(0, 10, 10), chunk(1, 0, 10)]));
     expect(writer.discarded).toEqual([]);
+  });
+
+  it('takes the next transaction ahead as soon as it is queued in full, when that is after the write began', async () => {
+    const writer = new HeldWriter();
+    const { batcher } = batcherWith(writer, [chunk(0, 0, 10)]);
+    await until(() => writer.writes.length === 1);
+    expect(writer.prepared).toHaveLength(0);
+    batcher.add(chunk(1, 0, 6));
+    expect(writer.prepared).toHaveLength(0);
+    batcher.add(chunk(1, 6, 4));
+    expect(writer.prepared.map((p) => offsets(p.group))).toEqual([offsets([chunk(1, 0, 10)])]);
+    writer.writes[0]?.finish(true);
+    await until(() => writer.writes.length === 2);
+    expect(writer.writes[1]?.prepared).toBe(writer.prepared[0]?.write);
+    writer.writes[1]?.finish(true);
+    await batcher.close();
   });
 
   it('drops the transaction prepared ahead with the queue, and names its first offsets to be read again', async () => {
