@@ -206,12 +206,15 @@ export class KafkaBatcher {
     this.ahead = { group, prepared: this.writer.prepare(group), rows, bytes };
   }
 
-  /** The chunks without the messages below their partition's stored position: `group` itself when there are none. */
+  /** A chunk's messages from its partition's stored position on: those DuckDB does not hold yet. */
+  private freshMessages(chunk: PartitionChunk): readonly SourceMessage[] {
+    const stored = this.positions.get(partitionKey(chunk.topic, chunk.partition));
+    return stored === undefined ? chunk.messages : chunk.messages.filter((m) => BigInt(m.offset) >= stored);
+  }
+
+  /** The chunks without the messages DuckDB holds already: `group` itself when there are none. */
   private freshOnly(group: PartitionChunk[]): PartitionChunk[] {
-    const fresh = group.map((chunk) => {
-      const stored = this.positions.get(partitionKey(chunk.topic, chunk.partition));
-      return stored === undefined ? chunk : { ...chunk, messages: chunk.messages.filter((m) => BigInt(m.offset) >= stored) };
-    });
+    const fresh = group.map((chunk) => ({ ...chunk, messages: this.freshMessages(chunk) }));
     if (fresh.every((chunk, i) => chunk.messages.length === (group[i] as PartitionChunk).messages.length)) return group;
     return fresh.filter((chunk) => chunk.messages.length > 0);
   }
@@ -303,8 +306,7 @@ export class KafkaBatcher {
       rows += next.messages.length;
       bytes += size;
       const key = partitionKey(next.topic, next.partition);
-      const stored = this.positions.get(key);
-      const fresh = stored === undefined ? next.messages : next.messages.filter((m) => BigInt(m.offset) >= stored);
+      const fresh = this.freshMessages(next);
       const entry = merged.get(key) ?? { topic: next.topic, partition: next.partition, messages: [] };
       entry.messages.push(...fresh);
       entry.highWatermark = next.highWatermark;

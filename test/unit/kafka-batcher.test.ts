@@ -90,6 +90,19 @@ describe('KafkaBatcher with a backlog', () => {
     await batcher.close();
   });
 
+  it('writes a prepared transaction without the messages the one before it wrote (a chunk fetched twice), and without its parse', async () => {
+    const writer = new HeldWriter();
+    const { batcher } = batcherWith(writer, [chunk(0, 0, 10), chunk(0, 5, 10)]);
+    await until(() => writer.writes.length === 1 && writer.prepared.length === 1);
+    writer.writes[0]?.finish(true);
+    await until(() => writer.writes.length === 2);
+    expect(offsets(writer.writes[1]?.group ?? [])).toEqual(offsets([chunk(0, 10, 5)]));
+    expect(writer.writes[1]?.prepared).toBeUndefined();
+    expect(writer.discarded).toEqual([writer.prepared[0]?.write]);
+    writer.writes[1]?.finish(true);
+    await batcher.close();
+  });
+
   it('drops the transaction prepared ahead with the queue, and names its first offsets to be read again', async () => {
     const writer = new HeldWriter();
     const { batcher } = batcherWith(writer);
