@@ -39,7 +39,7 @@ export function figureMatches(path: string, ref: TransactionRef): boolean {
   const month = selector(path, 'month');
   if (month && ref[5] !== month) return false;
   const figure = FIGURES.find((f) => path.startsWith(`${f.prefix}.`));
-  // Insights and coverage figures: any changed transaction of the month (or period) may be behind them.
+  // Insights and coverage figures: every changed transaction of the month (or period) may be behind them.
   if (!figure) return true;
   if (!ref[3] || !figure.counts.includes(ref[3])) return false;
   const bucket = selector(path, 'bucket_l2');

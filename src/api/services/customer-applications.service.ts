@@ -15,7 +15,7 @@ export interface ApplicationPeriods {
   date_range_durations: string[];
 }
 
-/** The reference's application metadata holds strings only: any other value is given as its JSON text. */
+/** The reference's application metadata holds strings only, so every other value is given as its JSON text. */
 function stringValues(metadata: unknown): Record<string, string> {
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return {};
   return Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
