@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readLines } from './line-reader.js';
 import type { IngestPipeline } from './pipeline.js';
+import { releaseParsed } from './parse-ahead.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
 export interface FileIngestOptions {
@@ -39,7 +40,7 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
     try {
       await settle();
     } catch (err) {
-      void parsed?.then((p) => p.release());
+      releaseParsed(parsed);
       throw err;
     }
     inFlight = pipeline.ingest(items, undefined, parsed);

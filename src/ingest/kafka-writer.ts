@@ -5,7 +5,7 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
-import type { ParsedAhead } from './parse-ahead.js';
+import { releaseParsed, type ParsedAhead } from './parse-ahead.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BatchResult, RawItem, SourceRef } from './types.js';
 
@@ -115,7 +115,7 @@ export class KafkaBatchWriter {
 
   /** Lets go of a prepared write that will not be written: its parsed rows leave the scratch table. */
   discard(prepared: PreparedWrite): void {
-    prepared.parsed?.then((p) => p.release(), () => undefined);
+    releaseParsed(prepared.parsed);
   }
 
   /**

@@ -59,3 +59,8 @@ export function parseAhead(store: Store, items: readonly RawItem[], logger: Logg
   parsed.catch(() => undefined);
   return parsed;
 }
+
+/** Lets go of a parse that will not be written (`parsed` may have failed, or be undefined for a small batch). */
+export function releaseParsed(parsed: Promise<ParsedAhead> | undefined): void {
+  void parsed?.then((p) => p.release(), () => undefined);
+}
