@@ -144,7 +144,8 @@ export class KafkaBatchWriter {
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
       await this.dlq.publish(dead);
     };
-    const result = await this.pipeline.ingest(items, hook, prepared?.parsed ?? this.pipeline.parse(items));
+    // Without a prepared parse, the pipeline parses the items itself.
+    const result = await this.pipeline.ingest(items, hook, prepared?.parsed);
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(
