@@ -79,7 +79,7 @@ export class Store {
       await this.writer.run('BEGIN TRANSACTION');
       try {
         const result = await fn(this.writer);
-        await this.writer.run('COMMIT');
+        await this.clearOfBeside(() => this.writer.run('COMMIT'));
         return result;
       } catch (err) {
         await this.writer.run('ROLLBACK').catch(() => undefined);
@@ -91,9 +91,13 @@ export class Store {
     return next;
   }
 
-  /** Runs `fn` on the writer connection without a transaction (for statements such as COPY or CHECKPOINT). */
+  /**
+   * Runs `fn` on the writer connection without a transaction (for
+   * statements such as COPY or CHECKPOINT), clear of the beside connection
+   * as a COMMIT is (see clearOfBeside): each statement commits by itself.
+   */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => fn(this.writer);
+    const run = async (): Promise<T> => this.clearOfBeside(() => fn(this.writer));
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
@@ -124,6 +128,24 @@ export class Store {
       return fn(this.besideConn);
     };
     const next = this.besideQueue.then(run, run);
+    this.besideQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Runs `fn` (work on the writer connection that writes the store: a
+   * COMMIT, a CHECKPOINT, an untransacted statement) while nothing runs
+   * beside, and holds the beside connection until it is done. With DuckDB's
+   * memory at its limit, a COMMIT that ran while the beside connection
+   * parsed (appending to its own tables) left a table's in-memory column
+   * longer than its row group, and the next checkpoint failed with
+   * "Corrupted in-memory column ... misaligned count", invalidating the whole
+   * database (DuckDB 1.5; every time on a 1.27 M-line file at a 128MB limit
+   * and a 64MB checkpoint threshold, never with the COMMIT held clear). The
+   * writer's statements before its COMMIT still run beside a parse.
+   */
+  private clearOfBeside<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.besideQueue.then(fn, fn);
     this.besideQueue = next.catch(() => undefined);
     return next;
   }
