@@ -86,9 +86,7 @@ export class Store {
         throw err;
       }
     };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.afterWrites(run);
   }
 
   /**
@@ -97,7 +95,11 @@ export class Store {
    * as a COMMIT is (see clearOfBeside): each statement commits by itself.
    */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => this.clearOfBeside(() => fn(this.writer));
+    return this.afterWrites(() => this.clearOfBeside(() => fn(this.writer)));
+  }
+
+  /** Runs `run` after every earlier write, whether that succeeded or failed. */
+  private afterWrites<T>(run: () => Promise<T>): Promise<T> {
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
@@ -122,20 +124,18 @@ export class Store {
    * while the writer writes, on another core.
    */
   beside<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
+    return this.clearOfBeside(async () => {
       if (this.closed) throw affordError('STORE_CLOSED');
       this.besideConn ??= await this.instance.connect();
       return fn(this.besideConn);
-    };
-    const next = this.besideQueue.then(run, run);
-    this.besideQueue = next.catch(() => undefined);
-    return next;
+    });
   }
 
   /**
-   * Runs `fn` (work on the writer connection that writes the store: a
-   * COMMIT, a CHECKPOINT, an untransacted statement) while nothing runs
-   * beside, and holds the beside connection until it is done. With DuckDB's
+   * Runs `fn` after, and before, everything else on the beside queue: beside
+   * work, and work on the writer connection that writes the store (a COMMIT,
+   * a CHECKPOINT, an untransacted statement), which so runs while nothing
+   * runs beside and holds the beside connection until it is done. With DuckDB's
    * memory at its limit, a COMMIT that ran while the beside connection
    * parsed (appending to its own tables) left a table's in-memory column
    * longer than its row group, and the next checkpoint failed with
