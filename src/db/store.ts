@@ -121,7 +121,8 @@ export class Store {
    * Runs `fn` on a connection of its own, one call at a time, beside the
    * writer: work that needs no transaction on the store (it reads and
    * writes only the scratch database, see attach-scratch.sql) and so can run
-   * while the writer writes, on another core.
+   * while the writer writes, on another core; never while it commits (see
+   * clearOfBeside).
    */
   beside<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.clearOfBeside(async () => {
@@ -133,9 +134,9 @@ export class Store {
 
   /**
    * Runs `fn` after, and before, everything else on the beside queue: beside
-   * work, and work on the writer connection that writes the store (a COMMIT,
-   * a CHECKPOINT, an untransacted statement), which so runs while nothing
-   * runs beside and holds the beside connection until it is done. With DuckDB's
+   * work, and the writer's work that writes the store (a COMMIT, a
+   * CHECKPOINT, an untransacted statement), which thus runs while nothing
+   * runs beside, and holds the beside connection until it is done. With DuckDB's
    * memory at its limit, a COMMIT that ran while the beside connection
    * parsed (appending to its own tables) left a table's in-memory column
    * longer than its row group, and the next checkpoint failed with
