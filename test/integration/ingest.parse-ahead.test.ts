@@ -22,10 +22,15 @@ async function tables(ctx: Ctx): Promise<Record<string, unknown[]>> {
   };
 }
 
-/** Generated events as a file in the store's folder. */
-function eventFile(ctx: Ctx, name: string, customers: number, seed: number): string {
+/**
+ * Generated events as a file in the store's folder. `prefix` goes before
+ * every customer and event id, so that two files share no customer, no
+ * transaction and no event.
+ */
+function eventFile(ctx: Ctx, name: string, customers: number, seed: number, prefix = ''): string {
   const file = path.join(ctx.dir, name);
-  const lines = [...generateEvents({ customers, months: 6, seed, faults: true, endMonth: '2024-06' })].map((l) => l.trimEnd());
+  const lines = [...generateEvents({ customers, months: 6, seed, faults: true, endMonth: '2024-06' })]
+    .map((l) => l.trimEnd().replaceAll('"customer_id":"', `"customer_id":"${prefix}`).replaceAll('"event_id":"', `"event_id":"${prefix}`));
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -92,8 +97,9 @@ describe('a file ingest parses each batch beside the writer', () => {
   });
 
   it('keeps two pipelines that ingest into one store at once apart: each batch is written with its own parsed rows', async () => {
-    const a = eventFile(ctx, 'a.ndjson', 20, 11);
-    const b = eventFile(ctx, 'b.ndjson', 20, 12);
+    // Disjoint, so that what each pipeline reports does not depend on the order the two commit in.
+    const a = eventFile(ctx, 'a.ndjson', 20, 11, 'a-');
+    const b = eventFile(ctx, 'b.ndjson', 20, 12, 'b-');
     const second = buildPipeline(ctx.store, silentLogger);
     const [ra, rb] = await Promise.all([
       ingestFile(ctx.pipeline, a, { batchRows: FAST_PATH_MIN_ROWS }),
