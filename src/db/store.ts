@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
-import { runScript } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 
@@ -37,8 +36,6 @@ export function instanceSettings(memoryLimit?: string): Record<string, string> {
  */
 export class Store {
   private queue: Promise<unknown> = Promise.resolve();
-  private besideQueue: Promise<unknown> = Promise.resolve();
-  private besideConn: DuckDBConnection | undefined;
   private readonly idleReaders: DuckDBConnection[] = [];
   private closed = false;
 
@@ -63,7 +60,6 @@ export class Store {
     });
     const writer = await instance.connect();
     await migrate(writer, logger);
-    await runScript(writer, 'queries/db/attach-scratch');
     return new Store(dbPath, instance, writer, logger);
   }
 
@@ -79,27 +75,21 @@ export class Store {
       await this.writer.run('BEGIN TRANSACTION');
       try {
         const result = await fn(this.writer);
-        await this.clearOfBeside(() => this.writer.run('COMMIT'));
+        await this.writer.run('COMMIT');
         return result;
       } catch (err) {
         await this.writer.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
     };
-    return this.afterWrites(run);
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
-  /**
-   * Runs `fn` on the writer connection without a transaction (for
-   * statements such as COPY or CHECKPOINT), clear of the beside connection
-   * as a COMMIT is (see clearOfBeside): each statement commits by itself.
-   */
+  /** Runs `fn` on the writer connection without a transaction (for statements such as COPY or CHECKPOINT). */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.afterWrites(() => this.clearOfBeside(() => fn(this.writer)));
-  }
-
-  /** Runs `run` after every earlier write, whether that succeeded or failed. */
-  private afterWrites<T>(run: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => fn(this.writer);
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
@@ -117,40 +107,6 @@ export class Store {
     });
   }
 
-  /**
-   * Runs `fn` on a connection of its own, one call at a time, beside the
-   * writer: work that needs no transaction on the store (it reads and
-   * writes only the scratch database, see attach-scratch.sql) and so can run
-   * while the writer writes, on another core; never while it commits (see
-   * clearOfBeside).
-   */
-  beside<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.clearOfBeside(async () => {
-      if (this.closed) throw affordError('STORE_CLOSED');
-      this.besideConn ??= await this.instance.connect();
-      return fn(this.besideConn);
-    });
-  }
-
-  /**
-   * Runs `fn` after, and before, everything else on the beside queue: beside
-   * work, and the writer's work that writes the store (a COMMIT, a
-   * CHECKPOINT, an untransacted statement), which thus runs while nothing
-   * runs beside, and holds the beside connection until it is done. With DuckDB's
-   * memory at its limit, a COMMIT that ran while the beside connection
-   * parsed (appending to its own tables) left a table's in-memory column
-   * longer than its row group, and the next checkpoint failed with
-   * "Corrupted in-memory column ... misaligned count", invalidating the whole
-   * database (DuckDB 1.5; every time on a 1.27 M-line file at a 128MB limit
-   * and a 64MB checkpoint threshold, never with the COMMIT held clear). The
-   * writer's statements before its COMMIT still run beside a parse.
-   */
-  private clearOfBeside<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.besideQueue.then(fn, fn);
-    this.besideQueue = next.catch(() => undefined);
-    return next;
-  }
-
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
     const conn = this.idleReaders.pop() ?? (await this.instance.connect());
@@ -165,9 +121,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.queue;
-    await this.besideQueue;
     this.closed = true;
-    this.besideConn?.closeSync();
     for (const c of this.idleReaders.splice(0)) c.closeSync();
     await this.writer.run('CHECKPOINT').catch(() => undefined);
     this.writer.closeSync();

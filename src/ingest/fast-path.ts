@@ -50,23 +50,18 @@ async function stageRawEvents(conn: DuckDBConnection, items: readonly RawItem[])
 }
 
 /**
- * Stages the batch's fast rows into the scratch database (fast-parse.sql),
- * under the number `batch`, and returns the positions of every other item,
- * which go through the schema. Needs no transaction on the store: it runs
- * beside the writer, on a connection with the stage tables (ensureStage),
- * while the writer writes the batch before. takeFast moves the rows into the
- * writer's stage; dropFastScratch deletes them.
+ * Stages the batch's fast rows into stage_transactions and returns the
+ * positions of every other item, which go through the schema.
  */
-export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[], batch: number): Promise<{ staged: number; slow: number[] }> {
+export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[]): Promise<{ staged: number; slow: number[] }> {
   await stageRawEvents(conn, items);
   await runScript(conn, 'queries/ingest/fast-parse', {
-    batch,
     max_bytes: LIMITS.rawBytes,
     max_occurred_at: dbTime(Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000),
     currencies: listValue([...CURRENCIES]),
     pairs: listValue(PAIRS),
   });
-  const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', { batch }, { seq: 'number' });
+  const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', {}, { seq: 'number' });
   await runScript(conn, 'queries/ingest/fast-raw-drop');
   const slow = rest.map((r) => r.seq);
   items.forEach((item, seq) => {
@@ -74,16 +69,6 @@ export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[
   });
   slow.sort((a, b) => a - b);
   return { staged: items.length - slow.length, slow };
-}
-
-/** Moves the rows parseFast staged as `batch` into the writer's stage_transactions, in the batch's transaction. */
-export async function takeFast(conn: DuckDBConnection, batch: number): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-take', { batch });
-}
-
-/** Deletes what parseFast left in the scratch database as `batch`, beside the writer, once it has been taken. */
-export async function dropFastScratch(conn: DuckDBConnection, batch: number): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-scratch-drop', { batch });
 }
 
 export interface FastCustomer {

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readLines } from './line-reader.js';
 import type { IngestPipeline } from './pipeline.js';
-import { releaseParsed } from './parse-ahead.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
 export interface FileIngestOptions {
@@ -13,7 +12,7 @@ export interface FileIngestOptions {
 /**
  * Streams an NDJSON file (or standard input for '-') through the pipeline in
  * bounded batches, so memory stays flat whatever the file's size. One batch
- * is read and parsed while the previous one is being written. Re-reading
+ * is read while the previous one is being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
  * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
@@ -35,15 +34,8 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    // Parsed beside the writer while the batch before is still being written.
-    const parsed = pipeline.parse(items);
-    try {
-      await settle();
-    } catch (err) {
-      releaseParsed(parsed);
-      throw err;
-    }
-    inFlight = pipeline.ingest(items, undefined, parsed);
+    await settle();
+    inFlight = pipeline.ingest(items);
   };
 
   try {

@@ -1,8 +1,7 @@
 import type { Logger } from '../logger.js';
 import { partitionKey } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
-import type { KafkaBatchWriter, PartitionChunk, PreparedWrite } from './kafka-writer.js';
-import { FAST_PATH_MIN_ROWS } from './pipeline.js';
+import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
 
 /** When a transaction starts: whichever limit is reached first. */
 export interface BatchLimits {
@@ -51,10 +50,6 @@ export class KafkaBatcher {
   private backingOff = false;
   /** Messages each partition had on the broker past the last one queued, when it was fetched. */
   private readonly behind = new Map<string, bigint>();
-  /** A backlog's next transaction, taken from the queue and parsed while the one before is written. */
-  private ahead: { group: PartitionChunk[]; prepared: PreparedWrite; rows: number; bytes: number } | undefined;
-  /** A transaction is being written: the next may be taken ahead as soon as it is queued. */
-  private writing = false;
 
   constructor(
     private readonly writer: KafkaBatchWriter,
@@ -70,9 +65,7 @@ export class KafkaBatcher {
   }
 
   hasRoom(): boolean {
-    const rows = this.rows + (this.ahead?.rows ?? 0);
-    const bytes = this.bytes + (this.ahead?.bytes ?? 0);
-    return rows < 2 * this.limits.rows && bytes < 2 * this.limits.bytes;
+    return this.rows < 2 * this.limits.rows && this.bytes < 2 * this.limits.bytes;
   }
 
   /** Resolves when there is room, the queue was dropped, or the batcher closed; `giveUp` is polled meanwhile. */
@@ -98,8 +91,6 @@ export class KafkaBatcher {
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
     if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
-    // The fetch caught up while a transaction is written: the next one is parsed now rather than after it.
-    if (this.writing && this.ahead === undefined && this.backlogQueued()) this.takeAhead();
     this.running ??= this.loop().finally(() => {
       this.running = undefined;
     });
@@ -107,8 +98,6 @@ export class KafkaBatcher {
 
   /** Drops what is queued (not the transaction in hand); returns the first dropped offset per partition. */
   drop(): Map<string, { topic: string; partition: number; offset: bigint }> {
-    // The transaction parsed ahead was not written: it is dropped with the queue, and read again from its first offsets.
-    this.requeueAhead();
     const from = new Map<string, { topic: string; partition: number; offset: bigint }>();
     for (const { topic, partition, messages } of this.queue) {
       const key = partitionKey(topic, partition);
@@ -142,36 +131,16 @@ export class KafkaBatcher {
   private async loop(): Promise<void> {
     // One turn of the event loop lets the other partitions' batches of the same fetch join the first transaction.
     await new Promise((resolve) => setImmediate(resolve));
-    while (!this.closed && (this.queue.length > 0 || this.ahead !== undefined)) {
-      let group: PartitionChunk[];
-      let prepared: PreparedWrite | undefined;
-      if (this.ahead !== undefined) {
-        ({ group, prepared } = this.ahead);
-        this.ahead = undefined;
-        // Messages the transaction before has just written (a chunk fetched twice) go out, and the parse with them.
-        const fresh = this.freshOnly(group);
-        if (fresh !== group) {
-          this.writer.discard(prepared);
-          prepared = undefined;
-          group = fresh;
-        }
-      } else {
-        const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
-        const wait = this.waitLeft();
-        if (!full && wait > 0) {
-          await this.sleep(wait);
-          continue;
-        }
-        group = this.take();
+    while (!this.closed && this.queue.length > 0) {
+      const full = this.rows >= this.limits.rows || this.bytes >= this.limits.bytes;
+      const wait = this.waitLeft();
+      if (!full && wait > 0) {
+        await this.sleep(wait);
+        continue;
       }
+      const group = this.take();
       if (group.length === 0) continue;
-      const writing = this.writer.write(group, prepared);
-      // A backlog: the next transaction is queued in full already (or the end of the backlog is, and is large), so it is parsed while this one is written.
-      if (this.backlogQueued()) this.takeAhead();
-      this.writing = true;
-      const outcome = await writing.finally(() => {
-        this.writing = false;
-      });
+      const outcome = await this.writer.write(group);
       for (const chunk of outcome.committed) {
         const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
         this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
@@ -181,54 +150,8 @@ export class KafkaBatcher {
         this.failures = 0;
         continue;
       }
-      // What was parsed ahead is dropped with the queue behind the failed chunks (drop), and read again.
       await this.failed(outcome.failed, outcome.error);
     }
-  }
-
-  /**
-   * Whether the next transaction is queued already, as it will be written:
-   * in full, or, once every partition has been fetched to its end, all that
-   * is left of a backlog, when it is large enough for the fast path. A
-   * steady stream's few messages are not taken ahead: they wait to join
-   * their transaction as before.
-   */
-  private backlogQueued(): boolean {
-    if (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes) return true;
-    return this.rows >= FAST_PATH_MIN_ROWS && ![...this.behind.values()].some((n) => n > 0n);
-  }
-
-  private takeAhead(): void {
-    const group = this.take();
-    if (group.length === 0) return;
-    const rows = group.reduce((n, c) => n + c.messages.length, 0);
-    const bytes = group.reduce((n, c) => n + chunkBytes(c.messages), 0);
-    this.ahead = { group, prepared: this.writer.prepare(group), rows, bytes };
-  }
-
-  /** A chunk's messages from its partition's stored position on: those DuckDB does not hold yet. */
-  private freshMessages(chunk: PartitionChunk): readonly SourceMessage[] {
-    const stored = this.positions.get(partitionKey(chunk.topic, chunk.partition));
-    return stored === undefined ? chunk.messages : chunk.messages.filter((m) => BigInt(m.offset) >= stored);
-  }
-
-  /** The chunks without the messages DuckDB holds already: `group` itself when there are none. */
-  private freshOnly(group: PartitionChunk[]): PartitionChunk[] {
-    const fresh = group.map((chunk) => ({ ...chunk, messages: this.freshMessages(chunk) }));
-    if (fresh.every((chunk, i) => chunk.messages.length === (group[i] as PartitionChunk).messages.length)) return group;
-    return fresh.filter((chunk) => chunk.messages.length > 0);
-  }
-
-  /** Puts the transaction parsed ahead back at the front of the queue, unwritten, and lets its parse go. */
-  private requeueAhead(): void {
-    const ahead = this.ahead;
-    if (ahead === undefined) return;
-    this.ahead = undefined;
-    this.writer.discard(ahead.prepared);
-    const queuedAt = performance.now();
-    this.queue.unshift(...ahead.group.map((chunk) => ({ ...chunk, queuedAt })));
-    this.rows += ahead.rows;
-    this.bytes += ahead.bytes;
   }
 
   /**
@@ -306,7 +229,8 @@ export class KafkaBatcher {
       rows += next.messages.length;
       bytes += size;
       const key = partitionKey(next.topic, next.partition);
-      const fresh = this.freshMessages(next);
+      const stored = this.positions.get(key);
+      const fresh = stored === undefined ? next.messages : next.messages.filter((m) => BigInt(m.offset) >= stored);
       const entry = merged.get(key) ?? { topic: next.topic, partition: next.partition, messages: [] };
       entry.messages.push(...fresh);
       entry.highWatermark = next.highWatermark;

@@ -5,18 +5,11 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { IngestPipeline } from './pipeline.js';
-import { releaseParsed, type ParsedAhead } from './parse-ahead.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BatchResult, RawItem, SourceRef } from './types.js';
 
 /** What the writer needs of the pipeline; tests put a slow one in its place. */
-export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'parse' | 'store'>;
-
-/** Chunks' messages as the pipeline takes them, parsed ahead of their write when there are enough of them (KafkaBatchWriter.prepare). */
-export interface PreparedWrite {
-  items: RawItem[];
-  parsed: Promise<ParsedAhead> | undefined;
-}
+export type BatchIngester = Pick<IngestPipeline, 'ingest' | 'store'>;
 
 /** Consecutive messages of one partition, in offset order. */
 export interface PartitionChunk {
@@ -52,9 +45,6 @@ const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
   source: 'kafka', sourceRef: chunk.topic, partition: chunk.partition, offset: m.offset, key: keyText(m),
 });
 
-/** Every message of the chunks, in order, as the pipeline takes it. */
-const itemsOf = (chunks: readonly PartitionChunk[]): RawItem[] => chunks.flatMap((chunk) => chunk.messages.map((m) => rawItemOf(m, refOf(chunk, m))));
-
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
 
 /**
@@ -79,14 +69,12 @@ export class KafkaBatchWriter {
    * back only that partition. A DLQ that cannot be reached fails them all:
    * trying them one by one would only wait on the brokers again.
    */
-  async write(chunks: readonly PartitionChunk[], prepared?: PreparedWrite): Promise<WriteOutcome> {
+  async write(chunks: readonly PartitionChunk[]): Promise<WriteOutcome> {
     let groupError: unknown;
     try {
-      await this.commit(chunks, prepared);
+      await this.commit(chunks);
       return { committed: [...chunks], failed: [] };
     } catch (err) {
-      // Its parse is not used again: a chunk tried alone is parsed alone.
-      if (prepared) this.discard(prepared);
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED' || chunks.length === 1) return { committed: [], failed: [...chunks], error: err };
       groupError = err;
     }
@@ -104,36 +92,24 @@ export class KafkaBatchWriter {
   }
 
   /**
-   * The chunks' messages as the pipeline takes them, parsed beside the
-   * writer (IngestPipeline.parse) while an earlier transaction is written;
-   * `write` the same chunks with it, or `discard` it.
-   */
-  prepare(chunks: readonly PartitionChunk[]): PreparedWrite {
-    const items = itemsOf(chunks);
-    return { items, parsed: this.pipeline.parse(items) };
-  }
-
-  /** Lets go of a prepared write that will not be written: its parsed rows leave the scratch table. */
-  discard(prepared: PreparedWrite): void {
-    releaseParsed(prepared.parsed);
-  }
-
-  /**
    * Commits chunks of any partitions in one transaction. An event the store
    * rejects is found and dead-lettered by the pipeline, which then commits
    * the rest with the offsets once, so a poison message never stalls its
    * partition. This throws only when the store or the DLQ fails as a whole;
-   * the consumer then retries from the committed offsets. DuckDB parses and
-   * checks the plain transaction events itself (the pipeline's fast path),
-   * beside the writer: ahead of the write, while the transaction before is
-   * written, when the batcher has `prepared` them.
+   * the consumer then retries from the committed offsets. The messages are
+   * validated as they are written: DuckDB parses and checks the plain
+   * transaction events itself (the pipeline's fast path), so there is
+   * nothing to validate ahead.
    */
-  async commit(chunks: readonly PartitionChunk[], prepared?: PreparedWrite): Promise<void> {
+  async commit(chunks: readonly PartitionChunk[]): Promise<void> {
     const byRef = new Map<string, SourceMessage>();
+    const items: RawItem[] = [];
     for (const chunk of chunks) {
-      for (const m of chunk.messages) byRef.set(`${partitionKey(chunk.topic, chunk.partition)}@${m.offset}`, m);
+      for (const m of chunk.messages) {
+        byRef.set(`${partitionKey(chunk.topic, chunk.partition)}@${m.offset}`, m);
+        items.push(rawItemOf(m, refOf(chunk, m)));
+      }
     }
-    const items = prepared?.items ?? itemsOf(chunks);
     const started = performance.now();
     const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
       await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
@@ -144,8 +120,7 @@ export class KafkaBatchWriter {
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
       await this.dlq.publish(dead);
     };
-    // Without a prepared parse, the pipeline parses the items itself.
-    const result = await this.pipeline.ingest(items, hook, prepared?.parsed);
+    const result = await this.pipeline.ingest(items, hook);
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(

@@ -5,7 +5,6 @@ import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { ensureStage, writeBatch } from './write-batch.js';
 import { writeFastBatch } from './write-fast-batch.js';
-import { parseAhead, type ParsedAhead } from './parse-ahead.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
 
@@ -73,28 +72,22 @@ export class IngestPipeline {
 
   /**
    * Writes the batch: from FAST_PATH_MIN_ROWS events up, DuckDB parses and
-   * checks the plain transaction events itself (write-fast-batch.ts), beside
-   * the writer: `parsed` is the batch as `parse` gave it, when the source
-   * had it parsed while the batch before was written. When
+   * checks the plain transaction events itself (write-fast-batch.ts). When
    * the store rejects an event that passed validation (a value SQL cannot
    * hold), the batch is validated whole in JavaScript, the event at fault is
    * found by trial writes that are rolled back, and becomes a dead letter
    * with the store's error as its reason; the batch then commits once, hooks
    * included, so that a source's offsets or task are written exactly once.
    */
-  async ingest(items: readonly RawItem[], sourceHook?: BatchHook, parsed: Promise<ParsedAhead> | undefined = this.parse(items)): Promise<BatchResult> {
+  async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     // A small batch (a steady Kafka stream's, an HTTP request's) is validated sooner than the fast path's statements run.
-    if (parsed === undefined) return this.ingestPrepared(prepareItems(items), sourceHook);
+    if (items.length < FAST_PATH_MIN_ROWS) return this.ingestPrepared(prepareItems(items), sourceHook);
     const started = Date.now();
     let result: BatchResult;
-    let ahead: ParsedAhead | undefined;
     try {
-      ahead = await parsed;
-      const batch = ahead;
-      // DuckDB has parsed and checked the plain transaction events itself; the schema has seen the rest.
-      result = await this.commit((conn) => writeFastBatch(conn, items, batch, batch.release), sourceHook);
+      // DuckDB parses and checks the plain transaction events itself; the schema sees the rest.
+      result = await this.commit((conn) => writeFastBatch(conn, items), sourceHook);
     } catch (err) {
-      ahead?.release();
       // The DLQ is out of reach: trying again now would only wait on the brokers again.
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;
       // Every event validated in JavaScript, so that trial writes can find the one the store rejects.
@@ -102,16 +95,6 @@ export class IngestPipeline {
     }
     this.committed(result, items[0]?.ref.source ?? 'none', started);
     return result;
-  }
-
-  /**
-   * Parses a batch for the fast path beside the writer (Store.beside), so
-   * that a source can have its next batch parsed while this one is written:
-   * pass the result to `ingest` with the same items. Undefined for a batch
-   * too small for the fast path.
-   */
-  parse(items: readonly RawItem[]): Promise<ParsedAhead> | undefined {
-    return items.length < FAST_PATH_MIN_ROWS ? undefined : parseAhead(this.store, items, this.logger);
   }
 
   /**

@@ -3,7 +3,6 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { parseFast } from '../../src/ingest/fast-path.js';
-import { parseBeside } from '../../src/ingest/parse-ahead.js';
 import { prepareItems } from '../../src/ingest/prepare.js';
 import { transactionCells, type TransactionEvent } from '../../src/ingest/stage.js';
 import type { BatchResult, RawItem } from '../../src/ingest/types.js';
@@ -94,12 +93,14 @@ describe('the fast path (DuckDB parses and checks the plain transaction events)'
   afterAll(async () => ctx.cleanup());
 
   it('stages only events the schema takes, each with the row the schema path stages, and most generated transaction events', async () => {
-    const staged = await ctx.store.beside(async (conn) => {
-      await ensureStage(conn);
-      await parseFast(conn, items(lines, 'corpus'), 1);
-      const reader = await conn.runAndReadAll('SELECT * EXCLUDE (batch) FROM afford_scratch.fast_staged WHERE batch = 1 ORDER BY seq');
+    await ctx.store.writeUntransacted(ensureStage);
+    const staged = await ctx.store.write(async (conn) => {
+      await parseFast(conn, items(lines, 'corpus'));
+      const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
       const names = reader.columnNames();
-      return reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
+      const out = reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
+      await conn.run('DELETE FROM stage_transactions');
+      return out;
     });
     expect(staged.length).toBeGreaterThan(0);
     for (const row of staged) {
@@ -164,10 +165,8 @@ describe('a batch written by the fast path', () => {
       ];
       for (const [i, batch] of batches.entries()) {
         // Straight to the fast path, whatever the batch's size (the pipeline sends small batches to the schema).
-        const raw = items(batch, `batch-${i}`);
-        const parsed = await parseBeside(fast.store, raw);
         await fast.store.writeUntransacted(ensureStage);
-        const a = await fast.store.write((conn) => writeFastBatch(conn, raw, parsed, () => undefined));
+        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`)));
         const b = await slow.pipeline.ingestPrepared(prepareItems(items(batch, `batch-${i}`)));
         expect(summary(a), `batch ${i}`).toEqual(summary(b));
       }

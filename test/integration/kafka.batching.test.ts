@@ -2,14 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { Logger } from '../../src/logger.js';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { endOffsets, generated, referenceSnapshot, snapshot } from '../helpers/kafka-data.js';
@@ -17,12 +15,9 @@ import { silentLogger } from '../helpers/store.js';
 
 const TOPIC = 'afford.batching-test.v1';
 const FAILING_TOPIC = 'afford.failing-test.v1';
-const BACKLOG_TOPIC = 'afford.backlog-test.v1';
 const PARTITIONS = 16;
 
-const kafka = useKafkaFixture('afford-kafka-batching-', {
-  [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1, [BACKLOG_TOPIC]: 8, [`${BACKLOG_TOPIC}.dlq`]: 1,
-});
+const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1 });
 
 /** Resolves when `done` holds, checking every 50 ms; fails after a minute, with `state` in the message. */
 async function until(done: () => boolean, state: () => string): Promise<void> {
@@ -31,30 +26,6 @@ async function until(done: () => boolean, state: () => string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`gave up waiting: ${state()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** A consumer of one topic into `pipeline`, on the test broker, with the given transaction limits. */
-function startConsumer(pipeline: BatchIngester, topic: string, batch: { rows: number; bytes: number; waitMs: number }, logger: Logger = silentLogger) {
-  return KafkaIngest.start({
-    pipeline,
-    metrics: new IngestMetrics(),
-    logger,
-    settings: {
-      connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
-      groupId: `${topic}-test`,
-      topics: [topic],
-      shard: { index: 0, count: 1 },
-      batchRows: batch.rows,
-      batchBytes: batch.bytes,
-      batchWaitMs: batch.waitMs,
-      sessionTimeoutMs: 6000,
-    },
-  });
-}
-
-/** Resolves once every partition's committed offset is its end. */
-async function untilCommitted(ingest: KafkaIngest, ends: ReadonlyMap<string, bigint>): Promise<void> {
-  await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify([...ingest.committedOffsets()].map(String)));
 }
 
 describe('Kafka batching', () => {
@@ -75,10 +46,9 @@ describe('Kafka batching', () => {
     // The first transaction waits until the test lets it go.
     const held: BatchIngester = {
       store,
-      parse: (items) => pipeline.parse(items),
-      ingest: async (items, hook, parsed) => {
+      ingest: async (items, hook) => {
         if (calls++ === 0) await gate;
-        return pipeline.ingest(items, hook, parsed);
+        return pipeline.ingest(items, hook);
       },
     };
     const committed: Array<{ rows: number; partitions: number }> = [];
@@ -89,7 +59,21 @@ describe('Kafka batching', () => {
         done();
       },
     });
-    const ingest = await startConsumer(held, TOPIC, { rows: 100_000, bytes: 16 * 1024, waitMs: 0 }, pino({ level: 'info' }, capture));
+    const ingest = await KafkaIngest.start({
+      pipeline: held,
+      metrics: new IngestMetrics(),
+      logger: pino({ level: 'info' }, capture),
+      settings: {
+        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+        groupId: 'batching-test',
+        topics: [TOPIC],
+        shard: { index: 0, count: 1 },
+        batchRows: 100_000,
+        batchBytes: 16 * 1024,
+        batchWaitMs: 0,
+        sessionTimeoutMs: 6000,
+      },
+    });
     const show = (m: ReadonlyMap<string, bigint>) => JSON.stringify([...m].map(([k, v]) => `${k}@${v}`));
     try {
       await until(() => calls === 1 && [...ends].every(([k, end]) => (ingest.fetchedOffsets().get(k) ?? 0n) === end), () => show(ingest.fetchedOffsets()));
@@ -111,53 +95,6 @@ describe('Kafka batching', () => {
     }
   }, 90_000);
 
-  it('parses a backlog\'s next transaction beside the writer while the one before is written, and ends exact', async () => {
-    const { lines } = generated({ customers: 30, months: 6, seed: 31, faults: true, endMonth: '2024-06' });
-    expect(lines.length).toBeGreaterThan(4 * FAST_PATH_MIN_ROWS);
-    await produceLines(kafka.producer(), lines, { topics: [BACKLOG_TOPIC], batchMessages: 500 });
-    const ends = await endOffsets(kafka.broker.bootstrap, [BACKLOG_TOPIC]);
-    const store = await Store.open(path.join(kafka.dir, 'backlog.duckdb'), silentLogger);
-    const pipeline = buildPipeline(store, silentLogger);
-    let writing = 0;
-    // For each transaction parsed, whether another was being written when its parse began.
-    const parses: boolean[] = [];
-    const rows: number[] = [];
-    const watched: BatchIngester = {
-      store,
-      parse: (items) => {
-        const parsed = pipeline.parse(items);
-        if (parsed) parses.push(writing > 0);
-        return parsed;
-      },
-      ingest: async (items, hook, parsed) => {
-        writing++;
-        rows.push(items.length);
-        try {
-          return await pipeline.ingest(items, hook, parsed);
-        } finally {
-          writing--;
-        }
-      },
-    };
-    const ingest = await startConsumer(watched, BACKLOG_TOPIC, { rows: FAST_PATH_MIN_ROWS, bytes: 64 * 1024 * 1024, waitMs: 200 });
-    try {
-      await untilCommitted(ingest, ends);
-    } finally {
-      await ingest.stop();
-    }
-    try {
-      expect(rows.reduce((a, b) => a + b, 0)).toBe(lines.length);
-      expect(rows.filter((n) => n === FAST_PATH_MIN_ROWS).length).toBeGreaterThanOrEqual(3);
-      // Most transactions of the backlog were parsed while the one before them was written.
-      expect(parses.filter((whileWriting) => whileWriting).length).toBeGreaterThanOrEqual(2);
-      expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
-      const [left] = await store.read(async (conn) => (await conn.runAndReadAll('SELECT count(*)::INTEGER FROM afford_scratch.fast_staged')).getRows());
-      expect(left?.[0]).toBe(0);
-    } finally {
-      await store.close();
-    }
-  }, 90_000);
-
   it('reads a failed transaction\'s partitions again and ends exact, each event once', async () => {
     const topic = FAILING_TOPIC;
     const { lines } = generated({ customers: 12, months: 1, seed: 29, faults: true, endMonth: '2024-06' });
@@ -169,18 +106,31 @@ describe('Kafka batching', () => {
     // The store fails the first two transactions as a whole, as a full disk would.
     const failing: BatchIngester = {
       store,
-      parse: (items) => pipeline.parse(items),
-      ingest: async (items, hook, parsed) => {
+      ingest: async (items, hook) => {
         if (failures < 2) {
           failures++;
           throw new Error('disk full');
         }
-        return pipeline.ingest(items, hook, parsed);
+        return pipeline.ingest(items, hook);
       },
     };
-    const ingest = await startConsumer(failing, topic, { rows: 300, bytes: 64 * 1024, waitMs: 0 });
+    const ingest = await KafkaIngest.start({
+      pipeline: failing,
+      metrics: new IngestMetrics(),
+      logger: silentLogger,
+      settings: {
+        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+        groupId: 'failing-test',
+        topics: [topic],
+        shard: { index: 0, count: 1 },
+        batchRows: 300,
+        batchBytes: 64 * 1024,
+        batchWaitMs: 0,
+        sessionTimeoutMs: 6000,
+      },
+    });
     try {
-      await untilCommitted(ingest, ends);
+      await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify([...ingest.committedOffsets()].map(String)));
     } finally {
       await ingest.stop();
     }

@@ -182,13 +182,12 @@ describe('Kafka ingest into DuckDB', () => {
     // The first transaction takes twice the 4 s session timeout.
     const slow: BatchIngester = {
       store,
-      parse: (items) => pipeline.parse(items),
-      ingest: async (items, hook, parsed) => {
+      ingest: async (items, hook) => {
         if (first) {
           first = false;
           await new Promise((r) => setTimeout(r, 8000));
         }
-        return pipeline.ingest(items, hook, parsed);
+        return pipeline.ingest(items, hook);
       },
     };
     const messages: string[] = [];

@@ -18,12 +18,7 @@
 --     confidences are strings only, a counterparty names something.
 -- Two statements: inlined into one, DuckDB would parse the line again for
 -- each field read from it.
--- It runs beside the writer, on a connection of its own (Store.beside), so
--- that a batch is parsed while the one before it is written: the rows go to
--- the scratch database's fast_staged, shaped as stage_transactions with the
--- batch's number first, from where the writer takes them (fast-take.sql).
--- Several batches may be there at once, each under its own number.
--- Parameters: $batch (the batch's number in the scratch table), $max_bytes, $max_occurred_at (the latest occurred_at accepted,
+-- Parameters: $max_bytes, $max_occurred_at (the latest occurred_at accepted,
 -- as the store's timestamp text), $currencies (the known ISO 4217 codes),
 -- $pairs (the known category pairs, 'l1/l2').
 CREATE OR REPLACE TEMP TABLE fast_parsed AS
@@ -43,9 +38,7 @@ FROM raw_events
 -- A replacement character may stand for a lone surrogate of the JavaScript text, which the schema refuses.
 WHERE strlen(raw) <= $max_bytes AND NOT contains(raw, '\') AND NOT contains(raw, '�');
 
-CREATE TABLE IF NOT EXISTS afford_scratch.fast_staged AS SELECT 0::BIGINT AS batch, * FROM stage_transactions LIMIT 0;
-
-INSERT INTO afford_scratch.fast_staged
+INSERT INTO stage_transactions
 WITH fields AS (
     SELECT seq, bytes, j.event_id AS event_id, j.type AS type, j.type = '"transaction.upserted"' AS upsert, j.occurred_at AS occurred_at,
            j.client_id AS client_id, j.customer_id AS customer_id, j.customer_secret AS customer_secret, j.data AS d,
@@ -68,7 +61,7 @@ WITH fields AS (
             + CASE WHEN r.predicted_date_times IS NULL THEN 0 ELSE 24 + fast_array(r.predicted_date_times) END END AS regularity_bytes
     FROM checked
 )
-SELECT $batch::BIGINT AS batch, seq,
+SELECT seq,
        CASE WHEN upsert THEN 'upsert' ELSE 'delete' END AS op,
        fast_text(event_id), fast_db_time(occurred_at), fast_text(client_id), fast_text(customer_id), fast_text(d.transaction_id),
        fast_text(d.account_id), fast_default(upsert, fast_text(d.provider), ''), fast_default(upsert, fast_text(d.description), ''),
