@@ -2,12 +2,15 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000] [--rounds 1]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
  * broker's fixed 3 s join delay counts for neither. The file ingest of the
- * same events is printed too, with the ratio of the two.
+ * same events is printed too, with the ratio of the two. With --rounds N
+ * the Kafka ingest (a new consumer group each time, into a fresh store) and
+ * the file ingest alternate N times, and the medians are compared: one
+ * round's ratio swings by a tenth on a shared machine.
  *
  * The test broker keeps only about 5 MB a partition and drops the oldest
  * messages beyond it; the bench checks after producing that nothing was
@@ -40,6 +43,7 @@ const { values: args } = parseArgs({
     'batch-wait-ms': { type: 'string', default: '100' },
     // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
     'produce-batch': { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const TOPIC = 'afford.bench.v1';
@@ -99,7 +103,7 @@ async function bareKafkajs(bootstrap: string, expected: number): Promise<number>
 }
 
 /** Our consumer into a fresh DuckDB file; the start is read off its 'partitions assigned' log line. */
-async function afford(bootstrap: string, expected: number, dir: string, batchRows: number, batchWaitMs: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
+async function afford(bootstrap: string, expected: number, dir: string, round: number, batchRows: number, batchWaitMs: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
   let assignedAt = 0;
   const transactions: { rows: number; ms: number }[] = [];
   const sink = new Writable({
@@ -111,7 +115,7 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const file = path.join(dir, 'kafka.duckdb');
+  const file = path.join(dir, `kafka-${round}.duckdb`);
   const store = await Store.open(file, silent);
   const ingest = await KafkaIngest.start({
     pipeline: buildPipeline(store, silent),
@@ -119,7 +123,7 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
     logger,
     settings: {
       connection: { brokers: [bootstrap], clientId: 'bench-afford', ssl: false },
-      groupId: 'bench-afford',
+      groupId: `bench-afford-${round}`,
       topics: [TOPIC],
       shard: { index: 0, count: 1 },
       batchRows,
@@ -137,10 +141,8 @@ async function afford(bootstrap: string, expected: number, dir: string, batchRow
   return { ms, dbBytes: statSync(file).size, transactions: transactions.length, rowsEach: sum((t) => t.rows) / transactions.length, msEach: sum((t) => t.ms) / transactions.length };
 }
 
-async function fileIngest(lines: readonly string[], dir: string, batchRows: number): Promise<number> {
-  const file = path.join(dir, 'events.ndjson');
-  writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
-  const store = await Store.open(path.join(dir, 'file.duckdb'), silent);
+async function fileIngest(file: string, dir: string, round: number, batchRows: number): Promise<number> {
+  const store = await Store.open(path.join(dir, `file-${round}.duckdb`), silent);
   const started = performance.now();
   await ingestFile(buildPipeline(store, silent), file, { batchRows });
   const ms = performance.now() - started;
@@ -167,13 +169,25 @@ try {
   const batchWaitMs = Number(args['batch-wait-ms']);
   const bare = await bareKafkajs(broker.bootstrap, lines.length);
   out(`bare kafkajs eachBatch:       ${rate(lines.length, bare)} (${(bare / 1000).toFixed(1)} s)`);
-  const ours = await afford(broker.bootstrap, lines.length, dir, batchRows, batchWaitMs);
-  out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
-  out(`  ${ours.transactions} DuckDB transactions, ${Math.round(ours.rowsEach)} events and ${Math.round(ours.msEach)} ms each on average`);
-  out(`ratio afford / bare kafkajs:  ${(bare / ours.ms).toFixed(3)}`);
-  const file = await fileIngest(lines, dir, batchRows);
-  out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows)`);
-  out(`ratio afford Kafka / file:    ${(file / ours.ms).toFixed(3)}`);
+  const eventsFile = path.join(dir, 'events.ndjson');
+  writeFileSync(eventsFile, lines.map((l) => `${l}\n`).join(''));
+  const kafkaMs: number[] = [];
+  const fileMs: number[] = [];
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const ours = await afford(broker.bootstrap, lines.length, dir, round, batchRows, batchWaitMs);
+    kafkaMs.push(ours.ms);
+    out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
+    out(`  ${ours.transactions} DuckDB transactions, ${Math.round(ours.rowsEach)} events and ${Math.round(ours.msEach)} ms each on average`);
+    const file = await fileIngest(eventsFile, dir, round, batchRows);
+    fileMs.push(file);
+    out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows); this round's Kafka / file ${(file / ours.ms).toFixed(3)}`);
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const kafka = median(kafkaMs);
+  const file = median(fileMs);
+  out(`medians of ${kafkaMs.length} alternating rounds: Kafka ${rate(lines.length, kafka)}, file ${rate(lines.length, file)}`);
+  out(`ratio afford / bare kafkajs:  ${(bare / kafka).toFixed(3)}`);
+  out(`ratio afford Kafka / file:    ${(file / kafka).toFixed(3)}`);
   out(`load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
   await broker.stop();
