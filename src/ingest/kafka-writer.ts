@@ -45,6 +45,15 @@ const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
   source: 'kafka', sourceRef: chunk.topic, partition: chunk.partition, offset: m.offset, key: keyText(m),
 });
 
+/** Every message of the chunks by partition and offset. */
+function messagesByRef(chunks: readonly PartitionChunk[]): Map<string, SourceMessage> {
+  const byRef = new Map<string, SourceMessage>();
+  for (const chunk of chunks) {
+    for (const m of chunk.messages) byRef.set(`${partitionKey(chunk.topic, chunk.partition)}@${m.offset}`, m);
+  }
+  return byRef;
+}
+
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
 
 /**
@@ -102,17 +111,15 @@ export class KafkaBatchWriter {
    * nothing to validate ahead.
    */
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
-    const byRef = new Map<string, SourceMessage>();
     const items: RawItem[] = [];
     for (const chunk of chunks) {
-      for (const m of chunk.messages) {
-        byRef.set(`${partitionKey(chunk.topic, chunk.partition)}@${m.offset}`, m);
-        items.push(rawItemOf(m, refOf(chunk, m)));
-      }
+      for (const m of chunk.messages) items.push(rawItemOf(m, refOf(chunk, m)));
     }
     const started = performance.now();
     const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
       await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
+      // The original message of each dead letter, for the DLQ: looked up only when there are dead letters.
+      const byRef = r.deadLetters.length === 0 ? new Map<string, SourceMessage>() : messagesByRef(chunks);
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = byRef.get(`${partitionKey(d.ref.sourceRef, d.ref.partition ?? -1)}@${d.ref.offset}`);
         return message ? [{ topic: d.ref.sourceRef, partition: d.ref.partition ?? -1, message, reason: d.reason }] : [];
