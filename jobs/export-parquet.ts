@@ -117,6 +117,7 @@ export const exportParquetJob: Job = {
   name: 'export-parquet',
   description: 'Writes transactions, monthly totals, affordability reports and their insights as Parquet partitioned by month to AFFORD_EXPORT_DIR, with a snapshot DuckDB file of the data tables (no credentials).',
   schedule: 'nightly',
+  everyCore: true,
   steps: [
     { name: 'parquet', run: exportParquet },
     { name: 'snapshot', run: writeSnapshot },

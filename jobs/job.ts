@@ -24,6 +24,12 @@ export interface Job {
   /** A cron expression (UTC), or 'nightly' to run in the nightly batch at AFFORD_NIGHTLY_CRON. */
   schedule: string;
   steps: JobStep[];
+  /**
+   * The job scans whole tables: DuckDB runs its queries on every core while
+   * it runs (the instance's threads, AFFORD_DB_THREADS, suit the small
+   * queries of ingest and reads), and gets its own number back afterwards.
+   */
+  everyCore?: boolean;
   /** Turns the steps' results into the run's status: a job can fail on what it found. */
   verdict?: (results: Record<string, Record<string, unknown>>) => { ok: boolean; message: string };
 }

@@ -4,6 +4,7 @@ export const rebuildMonthlyTotals: Job = {
   name: 'rebuild-monthly-totals',
   description: 'Recomputes monthly_category_totals from the transactions and reports any drift from the incrementally kept table.',
   schedule: 'nightly',
+  everyCore: true,
   steps: [
     { name: 'measure-drift', sql: 'rebuild-monthly-totals/measure-drift' },
     { name: 'replace', sql: 'rebuild-monthly-totals/replace' },

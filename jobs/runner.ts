@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
+import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
 export interface JobRunResult {
@@ -20,7 +22,7 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   const results: Record<string, Record<string, unknown>> = {};
   let status: JobRunResult['status'] = 'succeeded';
   let message = 'ok';
-  try {
+  const runSteps = async (): Promise<void> => {
     for (const step of job.steps) {
       const stepStarted = Date.now();
       results[step.name] = 'sql' in step
@@ -30,6 +32,9 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
       announceDataChange(ctx.store, { kind: 'everything' });
       log.info({ step: step.name, ms: Date.now() - stepStarted }, 'job step done');
     }
+  };
+  try {
+    await (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
     if (job.verdict) {
       const v = job.verdict(results);
       status = v.ok ? 'succeeded' : 'failed';

@@ -15,6 +15,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
   { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '1GB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): each checkpoint costs more as the store grows, so a small threshold slows a long ingest as it goes; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start" },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; below 256MB the nightly reports and export can fail, as DuckDB needs more to checkpoint the stored reports" },
+  { name: 'AFFORD_DB_THREADS', default: '1', description: "threads DuckDB runs each query on (DuckDB's threads setting, the whole instance's) for ingest and API reads: their queries are a batch or one customer, where a second thread cost more than it saved; the rebuild and export jobs, which scan whole tables, use every core while they run" },
   { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
@@ -92,6 +93,7 @@ const envSchema = z.object({
   AFFORD_SHARD: shardString,
   AFFORD_CLIENT_STATE_TOPIC: z.string().min(1).optional(),
   AFFORD_CLIENT_STATE_WAIT_MS: intString(1, 600_000),
+  AFFORD_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_EXPORT_DIR: z.string().min(1),
@@ -126,6 +128,6 @@ export function settingsHelp(): string {
 }
 
 /** How the store opens, from the settings: what every process that writes the store passes to Store.open. */
-export function storeOptions(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD'>): { memoryLimit: string; checkpointThreshold: string } {
-  return { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT, checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD };
+export function storeOptions(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD' | 'AFFORD_DB_THREADS'>): { memoryLimit: string; checkpointThreshold: string; threads: number } {
+  return { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT, checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD, threads: config.AFFORD_DB_THREADS };
 }

@@ -50,10 +50,16 @@ export class Store {
    * `memoryLimit` caps DuckDB's caches (for example '256MB'); unset, DuckDB
    * takes most of the machine's memory. `checkpointThreshold` is how much
    * the write-ahead log holds before DuckDB checkpoints; unset, DuckDB's own.
+   * `threads` is how many threads DuckDB runs each query on; unset, one per
+   * core.
    */
-  static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string; checkpointThreshold?: string } = {}): Promise<Store> {
+  static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string; checkpointThreshold?: string; threads?: number } = {}): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-    const settings = { ...instanceSettings(options.memoryLimit), ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}) };
+    const settings = {
+      ...instanceSettings(options.memoryLimit),
+      ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
+      ...(options.threads ? { threads: String(options.threads) } : {}),
+    };
     const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
       // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
       throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;

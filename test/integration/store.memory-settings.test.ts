@@ -48,6 +48,27 @@ describe('the memory settings reach DuckDB', () => {
   });
 });
 
+describe('the threads setting reaches DuckDB', () => {
+  const THREADS = "SELECT current_setting('threads')::INTEGER AS threads";
+
+  it('opens the store with AFFORD_DB_THREADS, one unless set', async () => {
+    const cases = [[{}, 1], [{ AFFORD_DB_THREADS: '3' }, 3]] as const;
+    for (const [i, [env, want]] of cases.entries()) {
+      const config = loadConfig({}, { AFFORD_DB: path.join(dir, `threads-${i}.duckdb`), ...env });
+      const store = await Store.open(config.AFFORD_DB, silentLogger, storeOptions(config));
+      try {
+        expect(await store.read((conn) => rowsAs(conn, THREADS))).toEqual([{ threads: want }]);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('refuses a number of threads that is not a whole number from one up, naming the setting', () => {
+    expect(() => loadConfig({}, { AFFORD_DB_THREADS: '0' })).toThrow(/AFFORD_DB_THREADS/);
+  });
+});
+
 describe('the checkpoint threshold reaches DuckDB', () => {
   const THRESHOLD = "SELECT current_setting('checkpoint_threshold') AS threshold";
 
