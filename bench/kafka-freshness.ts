@@ -17,6 +17,7 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { queryRows } from '../src/db/rows.js';
+import { loadConfig, storeOptions } from '../src/config.js';
 import { Store } from '../src/db/store.js';
 import { generateEvents } from '../src/generate/index.js';
 import { createProducer } from '../src/ingest/kafka-client.js';
@@ -81,7 +82,7 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-fresh-'));
 const broker = await startMockBroker({ [TOPIC]: Number(args.partitions), [`${TOPIC}.dlq`]: 1 });
-const store = await Store.open(path.join(dir, 'fresh.duckdb'), silent);
+const store = await Store.open(path.join(dir, 'fresh.duckdb'), silent, storeOptions(loadConfig()));
 const transactions: Array<{ rows: number; ms: number }> = [];
 const sink = new Writable({
   write(chunk: Buffer, _encoding, done) {

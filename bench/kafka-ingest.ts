@@ -7,7 +7,8 @@
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
  * broker's fixed 3 s join delay counts for neither. The file ingest of the
- * same events is printed too, with the ratio of the two. With --rounds N
+ * same events is printed too, with the ratio of the two; both open the store
+ * with afford's settings (AFFORD_DB_THREADS and the rest). With --rounds N
  * the Kafka ingest (a new consumer group each time, into a fresh store) and
  * the file ingest alternate N times, and the medians are compared: one
  * round's ratio swings by a tenth on a shared machine.
@@ -23,6 +24,7 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { pino } from 'pino';
+import { loadConfig, storeOptions } from '../src/config.js';
 import { Store } from '../src/db/store.js';
 import { generateEvents } from '../src/generate/index.js';
 import { ingestFile } from '../src/ingest/file-source.js';
@@ -116,7 +118,7 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
   });
   const logger = pino({ level: 'info' }, sink);
   const file = path.join(dir, `kafka-${round}.duckdb`);
-  const store = await Store.open(file, silent);
+  const store = await Store.open(file, silent, storeOptions(loadConfig()));
   const ingest = await KafkaIngest.start({
     pipeline: buildPipeline(store, silent),
     metrics: new IngestMetrics(),
@@ -142,7 +144,7 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
 }
 
 async function fileIngest(file: string, dir: string, round: number, batchRows: number): Promise<number> {
-  const store = await Store.open(path.join(dir, `file-${round}.duckdb`), silent);
+  const store = await Store.open(path.join(dir, `file-${round}.duckdb`), silent, storeOptions(loadConfig()));
   const started = performance.now();
   await ingestFile(buildPipeline(store, silent), file, { batchRows });
   const ms = performance.now() - started;
