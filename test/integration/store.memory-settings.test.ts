@@ -15,6 +15,17 @@ const SETTINGS = `SELECT current_setting('memory_limit') AS memory_limit,
   current_setting('allocator_flush_threshold') AS flush,
   current_setting('allocator_bulk_deallocation_flush_threshold') AS bulk_flush`;
 
+/** What `sql` reads on the writer connection of a store opened, as afford opens it, with the settings `env` gives. */
+async function openedWith(name: string, env: Record<string, string>, sql: string): Promise<unknown[]> {
+  const config = loadConfig({}, { AFFORD_DB: path.join(dir, `${name}.duckdb`), ...env });
+  const store = await Store.open(config.AFFORD_DB, silentLogger, storeOptions(config));
+  try {
+    return await store.write((conn) => rowsAs(conn, sql));
+  } finally {
+    await store.close();
+  }
+}
+
 describe('the memory settings reach DuckDB', () => {
   it('opens the store with AFFORD_DB_MEMORY_LIMIT as memory_limit and the early allocator flush, on every connection', async () => {
     const config = loadConfig({}, { AFFORD_DB: path.join(dir, 'a.duckdb'), AFFORD_DB_MEMORY_LIMIT: '96MB' });
@@ -52,16 +63,8 @@ describe('the threads setting reaches DuckDB', () => {
   const THREADS = "SELECT current_setting('threads')::INTEGER AS threads";
 
   it('opens the store with AFFORD_DB_THREADS, one unless set', async () => {
-    const cases = [[{}, 1], [{ AFFORD_DB_THREADS: '3' }, 3]] as const;
-    for (const [i, [env, want]] of cases.entries()) {
-      const config = loadConfig({}, { AFFORD_DB: path.join(dir, `threads-${i}.duckdb`), ...env });
-      const store = await Store.open(config.AFFORD_DB, silentLogger, storeOptions(config));
-      try {
-        expect(await store.read((conn) => rowsAs(conn, THREADS))).toEqual([{ threads: want }]);
-      } finally {
-        await store.close();
-      }
-    }
+    expect(await openedWith('threads-default', {}, THREADS)).toEqual([{ threads: 1 }]);
+    expect(await openedWith('threads-3', { AFFORD_DB_THREADS: '3' }, THREADS)).toEqual([{ threads: 3 }]);
   });
 
   it('refuses a number of threads that is not a whole number from one up, naming the setting', () => {
@@ -73,16 +76,8 @@ describe('the checkpoint threshold reaches DuckDB', () => {
   const THRESHOLD = "SELECT current_setting('checkpoint_threshold') AS threshold";
 
   it('opens the store with AFFORD_DB_CHECKPOINT_THRESHOLD, 1GB unless set, so that a long ingest does not checkpoint every batch', async () => {
-    const cases = [[{}, '953.6 MiB'], [{ AFFORD_DB_CHECKPOINT_THRESHOLD: '64MB' }, '61.0 MiB']] as const;
-    for (const [i, [env, want]] of cases.entries()) {
-      const config = loadConfig({}, { AFFORD_DB: path.join(dir, `threshold-${i}.duckdb`), ...env });
-      const store = await Store.open(config.AFFORD_DB, silentLogger, storeOptions(config));
-      try {
-        expect(await store.write((conn) => rowsAs(conn, THRESHOLD))).toEqual([{ threshold: want }]);
-      } finally {
-        await store.close();
-      }
-    }
+    expect(await openedWith('threshold-default', {}, THRESHOLD)).toEqual([{ threshold: '953.6 MiB' }]);
+    expect(await openedWith('threshold-64', { AFFORD_DB_CHECKPOINT_THRESHOLD: '64MB' }, THRESHOLD)).toEqual([{ threshold: '61.0 MiB' }]);
   });
 
   it('refuses a threshold that is not a size, naming the setting', () => {
