@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
+import { withCheckpointThreshold } from '../src/db/checkpoint-threshold.js';
 import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
@@ -12,6 +13,15 @@ export interface JobRunResult {
   results: Record<string, Record<string, unknown>>;
   ms: number;
 }
+
+/**
+ * DuckDB's checkpoint threshold while a job runs. A job checkpoints once,
+ * when it ends (below); DuckDB's own checkpoints at the ingest's threshold
+ * (AFFORD_DB_CHECKPOINT_THRESHOLD) in the middle of the report job held
+ * more of what it wrote in memory: `jobs run all` on 2,000 customers peaked
+ * at 708 MiB with 64MB against 658 MiB with 1GB.
+ */
+const JOB_CHECKPOINT_THRESHOLD = '1GB';
 
 /** Runs a job's steps in order and records the run, whatever happens, in job_runs. */
 export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
@@ -34,7 +44,8 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
     }
   };
   try {
-    await (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
+    const steps = (): Promise<void> => (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
+    await withCheckpointThreshold(ctx.store, JOB_CHECKPOINT_THRESHOLD, ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, steps);
     if (job.verdict) {
       const v = job.verdict(results);
       status = v.ok ? 'succeeded' : 'failed';
