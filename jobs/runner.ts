@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
-import { withCheckpointThreshold } from '../src/db/checkpoint-threshold.js';
+import { jobsMemoryLimit } from '../src/config.js';
+import { withDbSettings } from '../src/db/db-settings.js';
 import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
@@ -15,7 +16,8 @@ export interface JobRunResult {
 }
 
 /**
- * DuckDB's checkpoint threshold while a job runs. A job checkpoints once,
+ * DuckDB's checkpoint threshold while a job runs (its memory limit is
+ * AFFORD_JOBS_DB_MEMORY_LIMIT, see jobsMemoryLimit). A job checkpoints once,
  * when it ends (below); DuckDB's own checkpoints at the ingest's threshold
  * (AFFORD_DB_CHECKPOINT_THRESHOLD) in the middle of the report job held
  * more of what it wrote in memory: `jobs run all` on 2,000 customers peaked
@@ -45,7 +47,9 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   };
   try {
     const steps = (): Promise<void> => (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
-    await withCheckpointThreshold(ctx.store, JOB_CHECKPOINT_THRESHOLD, ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, steps);
+    const during = { checkpoint_threshold: JOB_CHECKPOINT_THRESHOLD, memory_limit: jobsMemoryLimit(ctx.config) };
+    const after = { checkpoint_threshold: ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_DB_MEMORY_LIMIT };
+    await withDbSettings(ctx.store, during, after, steps);
     if (job.verdict) {
       const v = job.verdict(results);
       status = v.ok ? 'succeeded' : 'failed';

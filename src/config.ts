@@ -14,7 +14,7 @@ interface Setting {
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
   { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '64MB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): until then DuckDB keeps the rows in memory too, and spills them to disk once its memory is full, which slowed a long ingest as it went; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start. The nightly jobs run with 1GB and checkpoint when each ends" },
-  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '256MB', description: "most memory DuckDB may use for its buffers and caches (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; below 256MB the nightly reports and export can fail, as DuckDB needs more to checkpoint the stored reports" },
+  { name: 'AFFORD_DB_MEMORY_LIMIT', default: '192MB', description: "most memory DuckDB may use for its buffers and caches during ingest and reads (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; the nightly jobs run with AFFORD_JOBS_DB_MEMORY_LIMIT" },
   { name: 'AFFORD_DB_THREADS', default: '1', description: "threads DuckDB runs each query on (DuckDB's threads setting, the whole instance's) for ingest and API reads: their queries are a batch or one customer, where a second thread cost more than it saved; the rebuild and export jobs, which scan whole tables, use every core while they run" },
   { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
@@ -37,6 +37,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_CLIENT_STATE_TOPIC', description: 'compacted Kafka topic that carries API clients, bucket definitions and webhook subscriptions to every shard; unset means they live in this DuckDB file only' },
   { name: 'AFFORD_CLIENT_STATE_WAIT_MS', default: '10000', description: 'with AFFORD_CLIENT_STATE_TOPIC: longest a call waits for this shard to apply that topic up to its end before answering 503' },
+  { name: 'AFFORD_JOBS_DB_MEMORY_LIMIT', default: '256MB', description: "DuckDB's memory_limit while a nightly job runs (the whole instance's, set back to AFFORD_DB_MEMORY_LIMIT when it ends; the larger of the two is used): below 256MB the report job and the export can fail, as DuckDB needs more to checkpoint and read back the stored reports" },
   { name: 'AFFORD_JOBS_DB_THREADS', default: '1', description: "DuckDB's threads per query while the nightly report job runs (the whole instance's setting, set back when the job ends): the job reads many small queries two at a time, and one thread each costs less CPU than spreading each over every core" },
   { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job, and of the reports the export writes: each slice is read, assembled and stored (or exported) before the next, so memory does not grow with the number of customers' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
@@ -94,6 +95,7 @@ const envSchema = z.object({
   AFFORD_CLIENT_STATE_TOPIC: z.string().min(1).optional(),
   AFFORD_CLIENT_STATE_WAIT_MS: intString(1, 600_000),
   AFFORD_DB_THREADS: intString(1, 1024),
+  AFFORD_JOBS_DB_MEMORY_LIMIT: sizeString('256MB or 1GB'),
   AFFORD_JOBS_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_EXPORT_DIR: z.string().min(1),
@@ -125,6 +127,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function settingsHelp(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
   return SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.default ? ` (default: ${s.default})` : ''}`).join('\n');
+}
+
+const UNIT_BYTES: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** The bytes a size setting stands for, as DuckDB reads it (KB is 1,000 bytes, KiB 1,024). */
+export function sizeBytes(size: string): number {
+  const [, number = '0', unit = ''] = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(size.trim()) ?? [];
+  return Number(number) * (UNIT_BYTES[unit.toLowerCase()] ?? Number.NaN);
+}
+
+/** DuckDB's memory limit while a nightly job runs: AFFORD_JOBS_DB_MEMORY_LIMIT, or AFFORD_DB_MEMORY_LIMIT when that is larger. */
+export function jobsMemoryLimit(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_JOBS_DB_MEMORY_LIMIT'>): string {
+  const [store, jobs] = [config.AFFORD_DB_MEMORY_LIMIT, config.AFFORD_JOBS_DB_MEMORY_LIMIT];
+  return sizeBytes(store) > sizeBytes(jobs) ? store : jobs;
 }
 
 /** How the store opens, from the settings: what every process that writes the store passes to Store.open. */
