@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import type { Logger } from '../../src/logger.js';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
@@ -26,6 +27,25 @@ async function until(done: () => boolean, state: () => string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`gave up waiting: ${state()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A consumer of one topic into `pipeline`, on the test broker, with the given transaction limits. */
+function startConsumer(pipeline: BatchIngester, topic: string, batch: { rows: number; bytes: number; waitMs: number }, logger: Logger = silentLogger) {
+  return KafkaIngest.start({
+    pipeline,
+    metrics: new IngestMetrics(),
+    logger,
+    settings: {
+      connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
+      groupId: `${topic}-test`,
+      topics: [topic],
+      shard: { index: 0, count: 1 },
+      batchRows: batch.rows,
+      batchBytes: batch.bytes,
+      batchWaitMs: batch.waitMs,
+      sessionTimeoutMs: 6000,
+    },
+  });
 }
 
 describe('Kafka batching', () => {
@@ -59,21 +79,7 @@ describe('Kafka batching', () => {
         done();
       },
     });
-    const ingest = await KafkaIngest.start({
-      pipeline: held,
-      metrics: new IngestMetrics(),
-      logger: pino({ level: 'info' }, capture),
-      settings: {
-        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
-        groupId: 'batching-test',
-        topics: [TOPIC],
-        shard: { index: 0, count: 1 },
-        batchRows: 100_000,
-        batchBytes: 16 * 1024,
-        batchWaitMs: 0,
-        sessionTimeoutMs: 6000,
-      },
-    });
+    const ingest = await startConsumer(held, TOPIC, { rows: 100_000, bytes: 16 * 1024, waitMs: 0 }, pino({ level: 'info' }, capture));
     const show = (m: ReadonlyMap<string, bigint>) => JSON.stringify([...m].map(([k, v]) => `${k}@${v}`));
     try {
       await until(() => calls === 1 && [...ends].every(([k, end]) => (ingest.fetchedOffsets().get(k) ?? 0n) === end), () => show(ingest.fetchedOffsets()));
@@ -114,21 +120,7 @@ describe('Kafka batching', () => {
         return pipeline.ingest(items, hook);
       },
     };
-    const ingest = await KafkaIngest.start({
-      pipeline: failing,
-      metrics: new IngestMetrics(),
-      logger: silentLogger,
-      settings: {
-        connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
-        groupId: 'failing-test',
-        topics: [topic],
-        shard: { index: 0, count: 1 },
-        batchRows: 300,
-        batchBytes: 64 * 1024,
-        batchWaitMs: 0,
-        sessionTimeoutMs: 6000,
-      },
-    });
+    const ingest = await startConsumer(failing, topic, { rows: 300, bytes: 64 * 1024, waitMs: 0 });
     try {
       await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify([...ingest.committedOffsets()].map(String)));
     } finally {
