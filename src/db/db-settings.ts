@@ -5,9 +5,11 @@ import type { Store } from './store.js';
 const SETTERS = {
   checkpoint_threshold: 'queries/db/set-checkpoint-threshold',
   memory_limit: 'queries/db/set-memory-limit',
+  threads: 'queries/db/set-threads',
 } as const;
 
-export type DbSettings = Partial<Record<keyof typeof SETTERS, string>>;
+/** Sizes as text (such as '256MB'), threads as a number. */
+export type DbSettings = Partial<Record<keyof typeof SETTERS, string | number>>;
 
 async function apply(store: Store, settings: DbSettings): Promise<void> {
   await store.writeUntransacted(async (conn) => {
