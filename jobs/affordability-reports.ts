@@ -10,6 +10,7 @@ import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import { withDbThreads } from '../src/db/threads.js';
+import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -276,6 +277,8 @@ export function createAffordabilityReportsJob(options: AffordabilityJobOptions =
     name: 'affordability-reports',
     description: 'Computes every customer\'s affordability report for the last 3, 6 and 12 complete months into affordability_reports (and PDFs into AFFORD_REPORTS_DIR when set).',
     schedule: 'nightly',
+    // What it stored, the reports in parts, is checkpointed as parts are best checkpointed.
+    dbSettings: REPORT_PARTS_CHECKPOINT_SETTINGS,
     // Its reads are many small queries, two at a time: DuckDB spreading each over every core costs more CPU than it saves.
     steps: [{ name: 'reports', run: (ctx) => withDbThreads(ctx.store, ctx.config.AFFORD_JOBS_DB_THREADS, () => run(ctx, options)) }],
     verdict: (results) => {

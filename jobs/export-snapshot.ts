@@ -5,6 +5,8 @@ import { queryFile, runScript, statements } from '../src/db/script.js';
 import { sqlFile } from '../src/db/sql-files.js';
 import type { JobContext } from './job.js';
 import { affordError } from '../src/domain/errors.js';
+import { withDbSettingsOn } from '../src/db/db-settings.js';
+import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 
 export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
 
@@ -52,11 +54,15 @@ export async function writeSnapshot(ctx: JobContext): Promise<Record<string, unk
     let attached = true;
     try {
       await inTransaction(conn, () => runScript(conn, 'jobs/export-parquet/copy-snapshot'));
+      // The data tables go into the file with every compression method; the reports' parts after them, as parts are best checkpointed.
+      await runScript(conn, 'jobs/export-parquet/checkpoint-snapshot');
       const slices = await queryFile<{ first_customer: string; last_customer: string }>(conn, 'jobs/export-parquet/snapshot-report-slices', { slice_customers: ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS }, { first_customer: 'text', last_customer: 'text' });
-      for (const slice of slices) {
-        await inTransaction(conn, () => runScript(conn, 'jobs/export-parquet/copy-snapshot-reports-slice', slice));
-        await runScript(conn, 'jobs/export-parquet/checkpoint-snapshot');
-      }
+      await withDbSettingsOn(conn, REPORT_PARTS_CHECKPOINT_SETTINGS, async () => {
+        for (const slice of slices) {
+          await inTransaction(conn, () => runScript(conn, 'jobs/export-parquet/copy-snapshot-reports-slice', slice));
+          await runScript(conn, 'jobs/export-parquet/checkpoint-snapshot');
+        }
+      });
       const counts = await queryFile<{ table_name: string; rows: string }>(conn, 'jobs/export-parquet/snapshot-tables', {}, { table_name: 'text', rows: 'text' });
       await runScript(conn, 'jobs/export-parquet/finish-snapshot');
       attached = false;

@@ -1,6 +1,7 @@
 import type { Config } from '../src/config.js';
 import type { Store } from '../src/db/store.js';
 import type { Logger } from '../src/logger.js';
+import type { DbSettings } from '../src/db/db-settings.js';
 
 export interface JobContext {
   store: Store;
@@ -30,6 +31,12 @@ export interface Job {
    * queries of ingest and reads), and gets its own number back afterwards.
    */
   everyCore?: boolean;
+  /**
+   * DuckDB settings the job runs with, and the checkpoint after it, beyond
+   * the memory limit and checkpoint threshold every job gets; each is set
+   * back to what it was when the job ends.
+   */
+  dbSettings?: DbSettings;
   /** Turns the steps' results into the run's status: a job can fail on what it found. */
   verdict?: (results: Record<string, Record<string, unknown>>) => { ok: boolean; message: string };
 }

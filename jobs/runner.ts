@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
-import { jobsMemoryLimit } from '../src/config.js';
-import { withDbSettings } from '../src/db/db-settings.js';
+import { withDbSettings, withDbSettingsRestored } from '../src/db/db-settings.js';
+import { collectGarbage } from '../src/heap.js';
 import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
@@ -17,7 +17,7 @@ export interface JobRunResult {
 
 /**
  * DuckDB's checkpoint threshold while a job runs (its memory limit is
- * AFFORD_JOBS_DB_MEMORY_LIMIT, see jobsMemoryLimit). A job checkpoints once,
+ * AFFORD_JOBS_DB_MEMORY_LIMIT). A job checkpoints once,
  * when it ends (below); DuckDB's own checkpoints at the ingest's threshold
  * (AFFORD_DB_CHECKPOINT_THRESHOLD) in the middle of the report job held
  * more of what it wrote in memory: `jobs run all` on 2,000 customers peaked
@@ -45,25 +45,51 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
       log.info({ step: step.name, ms: Date.now() - stepStarted }, 'job step done');
     }
   };
-  try {
-    const steps = (): Promise<void> => (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
-    const during = { checkpoint_threshold: JOB_CHECKPOINT_THRESHOLD, memory_limit: jobsMemoryLimit(ctx.config) };
-    const after = { checkpoint_threshold: ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_DB_MEMORY_LIMIT };
-    await withDbSettings(ctx.store, during, after, steps);
-    if (job.verdict) {
-      const v = job.verdict(results);
-      status = v.ok ? 'succeeded' : 'failed';
-      message = v.message;
+  const runVerdict = async (): Promise<void> => {
+    try {
+      await (job.everyCore ? withDbThreads(ctx.store, availableParallelism(), runSteps) : runSteps());
+      if (job.verdict) {
+        const v = job.verdict(results);
+        status = v.ok ? 'succeeded' : 'failed';
+        message = v.message;
+      }
+    } catch (err) {
+      status = 'failed';
+      message = (err as Error).message;
+      log.error({ err }, 'job failed');
     }
+  };
+  let ended = false;
+  let unrecorded: unknown;
+  const end = async (): Promise<void> => {
+    ended = true;
+    const detail = JSON.stringify({ message, results });
+    try {
+      await ctx.store.write((conn) => runScript(conn, 'queries/jobs/record-run-end', { run_id: runId, status, detail }));
+    } catch (err) {
+      unrecorded = err;
+      return;
+    }
+    // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in
+    // memory. Still with the job's settings: its own (dbSettings) say how what it wrote is best checkpointed.
+    await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
+  };
+  try {
+    const during = { checkpoint_threshold: JOB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT };
+    const after = { checkpoint_threshold: ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_DB_MEMORY_LIMIT };
+    await withDbSettings(ctx.store, during, after, () =>
+      (job.dbSettings ? withDbSettingsRestored(ctx.store, job.dbSettings, async () => { await runVerdict(); await end(); }) : runVerdict().then(end)));
   } catch (err) {
+    // The settings could not be set: the job did not run.
     status = 'failed';
     message = (err as Error).message;
     log.error({ err }, 'job failed');
   }
-  const detail = JSON.stringify({ message, results });
-  await ctx.store.write((conn) => runScript(conn, 'queries/jobs/record-run-end', { run_id: runId, status, detail }));
-  // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in memory.
-  await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
+  if (!ended) await end();
+  if (unrecorded) throw unrecorded;
+  // The next job, or the service, starts without this one's garbage: V8 keeps the heap a job grew
+  // until a full collection, which a quiet process may not run for a long time.
+  collectGarbage();
   log.info({ status, message, ms: Date.now() - started }, 'job finished');
   return { runId, job: job.name, status, message, results, ms: Date.now() - started };
 }

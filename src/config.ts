@@ -37,9 +37,9 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_SHARD', default: '0/1', description: 'k/n: this worker owns the partitions p with p mod n = k' },
   { name: 'AFFORD_CLIENT_STATE_TOPIC', description: 'compacted Kafka topic that carries API clients, bucket definitions and webhook subscriptions to every shard; unset means they live in this DuckDB file only' },
   { name: 'AFFORD_CLIENT_STATE_WAIT_MS', default: '10000', description: 'with AFFORD_CLIENT_STATE_TOPIC: longest a call waits for this shard to apply that topic up to its end before answering 503' },
-  { name: 'AFFORD_JOBS_DB_MEMORY_LIMIT', default: '256MB', description: "DuckDB's memory_limit while a nightly job runs (the whole instance's, set back to AFFORD_DB_MEMORY_LIMIT when it ends; the larger of the two is used): below 256MB the report job and the export can fail, as DuckDB needs more to checkpoint and read back the stored reports" },
+  { name: 'AFFORD_JOBS_DB_MEMORY_LIMIT', default: '128MB', description: "DuckDB's memory_limit while a nightly job runs (the whole instance's, set back to AFFORD_DB_MEMORY_LIMIT when it ends): lower than the ingest's, as a job holds more of its own beside DuckDB (report rows and JSON, Parquet writers); raise both together when you give DuckDB more memory" },
   { name: 'AFFORD_JOBS_DB_THREADS', default: '1', description: "DuckDB's threads per query while the nightly report job runs (the whole instance's setting, set back when the job ends): the job reads many small queries two at a time, and one thread each costs less CPU than spreading each over every core" },
-  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '100', description: 'customers per slice of the nightly report job, and of the reports the export writes: each slice is read, assembled and stored (or exported) before the next, so memory does not grow with the number of customers' },
+  { name: 'AFFORD_JOBS_SLICE_CUSTOMERS', default: '50', description: 'customers per slice of the nightly report job, and of the reports the export writes: each slice is read, assembled and stored (or exported) before the next, so memory does not grow with the number of customers' },
   { name: 'AFFORD_EXPORT_DIR', default: './data/export', description: 'folder the export-parquet job writes to' },
   { name: 'AFFORD_REPORTS_DIR', description: 'when set, the nightly report job also writes a PDF per customer here' },
   { name: 'AFFORD_TOKEN_SECRET', description: 'key (at least 32 characters) that signs API access tokens; unset means one generated once and kept in the DB' },
@@ -127,20 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function settingsHelp(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
   return SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.description}${s.default ? ` (default: ${s.default})` : ''}`).join('\n');
-}
-
-const UNIT_BYTES: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-
-/** The bytes a size setting stands for, as DuckDB reads it (KB is 1,000 bytes, KiB 1,024). */
-export function sizeBytes(size: string): number {
-  const [, number = '0', unit = ''] = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(size.trim()) ?? [];
-  return Number(number) * (UNIT_BYTES[unit.toLowerCase()] ?? Number.NaN);
-}
-
-/** DuckDB's memory limit while a nightly job runs: AFFORD_JOBS_DB_MEMORY_LIMIT, or AFFORD_DB_MEMORY_LIMIT when that is larger. */
-export function jobsMemoryLimit(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_JOBS_DB_MEMORY_LIMIT'>): string {
-  const [store, jobs] = [config.AFFORD_DB_MEMORY_LIMIT, config.AFFORD_JOBS_DB_MEMORY_LIMIT];
-  return sizeBytes(store) > sizeBytes(jobs) ? store : jobs;
 }
 
 /** How the store opens, from the settings: what every process that writes the store passes to Store.open. */

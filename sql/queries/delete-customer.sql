@@ -9,7 +9,7 @@ DELETE FROM accounts WHERE client_id = $client_id AND customer_id = $customer_id
 DELETE FROM customer_applications WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tombstones WHERE client_id = $client_id AND customer_id = $customer_id AND record_type <> 'customer';
 DELETE FROM transaction_deletions WHERE client_id = $client_id AND customer_id = $customer_id;
-DELETE FROM affordability_reports WHERE client_id = $client_id AND customer_id = $customer_id;
+DELETE FROM affordability_report_parts WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM affordability_insights WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tasks WHERE client_id = $client_id AND customer_id = $customer_id;
 -- Their earlier webhooks go too (their bodies name the customer); the

@@ -1,4 +1,5 @@
-import { runScript } from './script.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryFile, runScript } from './script.js';
 import type { Store } from './store.js';
 
 /** The DuckDB settings of the whole instance that afford changes while it runs, and the SQL file that sets each. */
@@ -6,15 +7,40 @@ const SETTERS = {
   checkpoint_threshold: 'queries/db/set-checkpoint-threshold',
   memory_limit: 'queries/db/set-memory-limit',
   threads: 'queries/db/set-threads',
+  disabled_compression_methods: 'queries/db/set-disabled-compression-methods',
 } as const;
 
-/** Sizes as text (such as '256MB'), threads as a number. */
+/** Sizes as text (such as '256MB'), threads as a number, compression methods as a comma-separated list ('' for none). */
 export type DbSettings = Partial<Record<keyof typeof SETTERS, string | number>>;
 
+/** Sets `settings` on `conn`, the writer's, inside the writer queue. */
+async function applyDbSettings(conn: DuckDBConnection, settings: DbSettings): Promise<void> {
+  for (const [name, value] of Object.entries(settings)) await runScript(conn, SETTERS[name as keyof typeof SETTERS], { value });
+}
+
 async function apply(store: Store, settings: DbSettings): Promise<void> {
-  await store.writeUntransacted(async (conn) => {
-    for (const [name, value] of Object.entries(settings)) await runScript(conn, SETTERS[name as keyof typeof SETTERS], { value });
-  });
+  await store.writeUntransacted((conn) => applyDbSettings(conn, settings));
+}
+
+/** What the named settings are now, read on `conn`, as DuckDB shows them (text that sets them back). */
+export async function currentDbSettingsOn(conn: DuckDBConnection, names: ReadonlyArray<keyof DbSettings>): Promise<DbSettings> {
+  if (names.length === 0) return {};
+  const rows = await queryFile<{ name: string; value: string }>(conn, 'queries/db/current-settings', { names: JSON.stringify(names) }, { name: 'text', value: 'text' });
+  return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+}
+
+/**
+ * Runs `fn` on the writer's `conn` (which the caller holds) with `during`,
+ * then sets back what each was before, whether `fn` succeeds or fails.
+ */
+export async function withDbSettingsOn<T>(conn: DuckDBConnection, during: DbSettings, fn: () => Promise<T>): Promise<T> {
+  const before = await currentDbSettingsOn(conn, Object.keys(during) as Array<keyof DbSettings>);
+  await applyDbSettings(conn, during);
+  try {
+    return await fn();
+  } finally {
+    await applyDbSettings(conn, before);
+  }
 }
 
 /**
@@ -33,4 +59,10 @@ export async function withDbSettings<T>(store: Store, during: DbSettings, after:
   } finally {
     await apply(store, after).catch((err: unknown) => store.logger.warn({ err, settings: after }, 'could not set DuckDB\'s settings back; they stay as they were'));
   }
+}
+
+/** withDbSettings, setting back afterwards what each setting of `during` was before. */
+export async function withDbSettingsRestored<T>(store: Store, during: DbSettings, fn: () => Promise<T>): Promise<T> {
+  const before = await store.writeUntransacted((conn) => currentDbSettingsOn(conn, Object.keys(during) as Array<keyof DbSettings>));
+  return withDbSettings(store, during, before, fn);
 }

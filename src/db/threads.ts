@@ -1,5 +1,4 @@
-import { withDbSettings } from './db-settings.js';
-import { queryFile } from './script.js';
+import { withDbSettingsRestored } from './db-settings.js';
 import type { Store } from './store.js';
 
 /**
@@ -7,10 +6,6 @@ import type { Store } from './store.js';
  * to what it was, whether `fn` succeeds or fails (withDbSettings: the
  * setting is the whole instance's, changed between writes).
  */
-export async function withDbThreads<T>(store: Store, threads: number, fn: () => Promise<T>): Promise<T> {
-  const previous = await store.writeUntransacted(async (conn) => {
-    const [row] = await queryFile<{ threads: number }>(conn, 'queries/db/threads', {}, { threads: 'number' });
-    return row?.threads;
-  });
-  return withDbSettings(store, { threads }, previous === undefined ? {} : { threads: previous }, fn);
+export function withDbThreads<T>(store: Store, threads: number, fn: () => Promise<T>): Promise<T> {
+  return withDbSettingsRestored(store, { threads }, fn);
 }

@@ -4,15 +4,17 @@ import { dbFromIso } from '../domain/timestamps.js';
 import { runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import type { AffordabilityReport } from './report-model.js';
+import { reportParts } from './report-parts.js';
 
 /**
- * The affordability_reports table, and affordability_insights beside it:
+ * The nightly reports (affordability_reports, stored in parts in
+ * affordability_report_parts), and affordability_insights beside them:
  * what the nightly job keeps for data teams. A 12-month report with its
  * insights is about 55 KB of JSON, a slice of customers tens of MB: the
  * reports go to DuckDB through an appender as the JSON text they already
- * are, since binding them as one JSON parameter made DuckDB parse all of it
- * again (about half the job's storing time). The insights' columns are
- * small and go in as a JSON batch.
+ * are, in parts under 4 KB, since binding them as one JSON parameter made
+ * DuckDB parse all of it again (about half the job's storing time). The
+ * insights' columns are small and go in as a JSON batch.
  */
 
 export interface ArchivedReport {
@@ -22,7 +24,7 @@ export interface ArchivedReport {
   json?: string;
 }
 
-// Reports per statement and per appended data chunk (at most DuckDB's 2,048 rows).
+// Reports per statement.
 const BATCH = 250;
 
 function keyOf({ report }: ArchivedReport) {
@@ -55,27 +57,48 @@ function insightsRow({ rangeMonths, report }: ArchivedReport) {
 /** A month's first day (or an instant) at 00:00 UTC, as the appender's DATE and TIMESTAMP take it. */
 const utc = (iso: string): Date => new Date(iso);
 
+/** One stored part of a report: its key columns, then the part's number and text. */
+interface PartRow {
+  meta: AffordabilityReport['metadata'];
+  rangeMonths: number;
+  part: number;
+  text: string;
+}
+
+// Rows per appended data chunk: DuckDB's vector size.
+const CHUNK_ROWS = 2048;
+
 /**
- * Appends a batch to affordability_reports on `conn`, inside its open
- * transaction, one data chunk of columns in the table's order (see
- * sql/migrations/003_reports.sql).
+ * Appends a batch's reports to affordability_report_parts on `conn`, inside
+ * its open transaction, in data chunks of columns in the table's order (see
+ * sql/migrations/013_report_parts.sql): each report's text in parts under
+ * 4 KB (report-parts.ts).
  */
 async function appendReports(conn: DuckDBConnection, batch: readonly ArchivedReport[]): Promise<void> {
-  const appender = await conn.createAppender('affordability_reports');
+  const rows: PartRow[] = [];
+  for (const b of batch) {
+    const parts = reportParts(b.json ?? JSON.stringify(b.report));
+    for (let part = 0; part < parts.length; part++) rows.push({ meta: b.report.metadata, rangeMonths: b.rangeMonths, part, text: parts[part] ?? '' });
+  }
+  const appender = await conn.createAppender('affordability_report_parts');
   try {
     const types = Array.from({ length: appender.columnCount }, (_, i) => appender.columnType(i));
-    const chunk = DuckDBDataChunk.create(types, batch.length);
-    const meta = batch.map((b) => b.report.metadata);
-    chunk.setColumnValues(0, meta.map((m) => m.customer_id));
-    chunk.setColumnValues(1, meta.map((m) => m.client_id));
-    chunk.setColumnValues(2, batch.map((b) => b.rangeMonths));
-    chunk.setColumnValuesConverted(3, meta.map((m) => utc(`${monthStartDate(m.month_from)}T00:00:00Z`)), JSToDuckDBValueConverter);
-    chunk.setColumnValuesConverted(4, meta.map((m) => utc(`${monthStartDate(m.month_to)}T00:00:00Z`)), JSToDuckDBValueConverter);
-    chunk.setColumnValues(5, meta.map((m) => m.currency));
-    chunk.setColumnValuesConverted(6, meta.map((m) => utc(m.generated_at)), JSToDuckDBValueConverter);
-    chunk.setColumnValues(7, meta.map((m) => m.generator.version));
-    chunk.setColumnValues(8, batch.map((b) => b.json ?? JSON.stringify(b.report)));
-    appender.appendDataChunk(chunk);
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+      const slice = rows.slice(i, i + CHUNK_ROWS);
+      const meta = slice.map((r) => r.meta);
+      const chunk = DuckDBDataChunk.create(types, slice.length);
+      chunk.setColumnValues(0, meta.map((m) => m.customer_id));
+      chunk.setColumnValues(1, meta.map((m) => m.client_id));
+      chunk.setColumnValues(2, slice.map((r) => r.rangeMonths));
+      chunk.setColumnValuesConverted(3, meta.map((m) => utc(`${monthStartDate(m.month_from)}T00:00:00Z`)), JSToDuckDBValueConverter);
+      chunk.setColumnValuesConverted(4, meta.map((m) => utc(`${monthStartDate(m.month_to)}T00:00:00Z`)), JSToDuckDBValueConverter);
+      chunk.setColumnValues(5, meta.map((m) => m.currency));
+      chunk.setColumnValuesConverted(6, meta.map((m) => utc(m.generated_at)), JSToDuckDBValueConverter);
+      chunk.setColumnValues(7, meta.map((m) => m.generator.version));
+      chunk.setColumnValues(8, slice.map((r) => r.part));
+      chunk.setColumnValues(9, slice.map((r) => r.text));
+      appender.appendDataChunk(chunk);
+    }
     appender.flushSync();
   } finally {
     appender.closeSync();

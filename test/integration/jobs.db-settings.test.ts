@@ -36,14 +36,14 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
       expect(run.status).toBe(fail ? 'failed' : 'succeeded');
       expect(await settingsNow()).toBe(after);
     }
-    expect(seen).toEqual(['953.6 MiB,244.1 MiB', '953.6 MiB,286.1 MiB']);
+    expect(seen).toEqual(['953.6 MiB,122.0 MiB', '953.6 MiB,286.1 MiB']);
   });
 
-  it('keeps the store\'s memory limit for a job when it is the larger', async () => {
+  it('gives a job the jobs\' memory limit even when the store\'s is larger, and the store\'s back afterwards', async () => {
     const seen: string[] = [];
     const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_DB_MEMORY_LIMIT: '0.5GB' });
     expect((await runJob(probe(seen, false), { store: ctx.store, config, logger: silentLogger }, 'cli')).status).toBe('succeeded');
-    expect(seen).toEqual(['953.6 MiB,476.8 MiB']);
+    expect(seen).toEqual(['953.6 MiB,122.0 MiB']);
     expect(await settingsNow()).toBe('61.0 MiB,476.8 MiB');
   });
 });

@@ -66,10 +66,10 @@ describe('customer deletion', () => {
     await service.runtime.refresh.settled(task.taskId);
     await service.ingest([paymentEvent(CLIENT, DELETED, 'single')]);
     await receiver.waitFor(2);
-    // ...and a stored affordability report.
+    // ...and a stored affordability report (one part: reports are stored in parts).
     await service.store.write((conn) =>
       conn.run(
-        `INSERT INTO affordability_reports VALUES ($1, $2, 3, DATE '2024-01-01', DATE '2024-03-01', 'GBP', current_timestamp::TIMESTAMP, 'test', '{}')`,
+        `INSERT INTO affordability_report_parts VALUES ($1, $2, 3, DATE '2024-01-01', DATE '2024-03-01', 'GBP', current_timestamp::TIMESTAMP, 'test', 0, '{}')`,
         [DELETED, CLIENT],
       ),
     );
@@ -88,7 +88,7 @@ describe('customer deletion', () => {
 
   it('has something of the customer in every kind of table before', async () => {
     const before = await rowsPerTable(service.store, DELETED);
-    for (const table of ['customers', 'transactions', 'monthly_category_totals', 'accounts', 'balances', 'customer_applications', 'affordability_reports', 'tasks', 'webhook_outbox', 'tombstones']) {
+    for (const table of ['customers', 'transactions', 'monthly_category_totals', 'accounts', 'balances', 'customer_applications', 'affordability_report_parts', 'tasks', 'webhook_outbox', 'tombstones']) {
       expect(before[table], table).toBeGreaterThan(0);
     }
   });

@@ -20,8 +20,19 @@ CREATE TABLE afford_snapshot.customer_applications AS SELECT * FROM customer_app
 CREATE TABLE afford_snapshot.monthly_category_totals AS SELECT * FROM monthly_category_totals;
 
 -- Reports and insights are created empty here and filled a slice of
--- customers at a time (copy-snapshot-reports-slice.sql).
-CREATE TABLE afford_snapshot.affordability_reports AS SELECT * FROM affordability_reports WITH NO DATA;
+-- customers at a time (copy-snapshot-reports-slice.sql). Reports are kept
+-- as in the store, in parts under 4 KB, and affordability_reports is the
+-- same view that joins them (sql/migrations/013_report_parts.sql): a view
+-- reads the tables of its own database, so the snapshot's reads the
+-- snapshot's parts. Whole reports as strings of 50 KB made the snapshot's
+-- checkpoints need memory that grew with the number of reports.
+CREATE TABLE afford_snapshot.affordability_report_parts AS SELECT * FROM affordability_report_parts WITH NO DATA;
+
+CREATE VIEW afford_snapshot.affordability_reports AS
+SELECT customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version,
+       string_agg(text, '' ORDER BY part)::JSON AS report
+FROM affordability_report_parts
+GROUP BY customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version;
 
 CREATE TABLE afford_snapshot.affordability_insights AS SELECT * FROM affordability_insights WITH NO DATA;
 

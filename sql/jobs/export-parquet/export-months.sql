@@ -8,7 +8,7 @@
 -- memory limit; a slice keeps each COPY to a few hundred.
 -- Parameters: $slice_customers.
 WITH report_customers AS (
-    SELECT DISTINCT 'affordability_reports' AS table_name, month_to AS month, customer_id FROM affordability_reports
+    SELECT DISTINCT 'affordability_reports' AS table_name, month_to AS month, customer_id FROM affordability_report_parts
     UNION ALL
     SELECT DISTINCT 'affordability_insights', month_to, customer_id FROM affordability_insights
 ),

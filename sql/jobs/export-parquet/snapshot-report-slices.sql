@@ -5,7 +5,7 @@
 -- 6,000 reports of some 50 KB each did not fit the 256MB memory limit.
 -- Parameters: $slice_customers.
 WITH customers AS (
-    SELECT customer_id FROM affordability_reports
+    SELECT customer_id FROM affordability_report_parts
     UNION
     SELECT customer_id FROM affordability_insights
 )

@@ -1,0 +1,43 @@
+-- The nightly reports are stored in parts: a report is 35 to 80 KB of JSON,
+-- and DuckDB keeps a string of 4 KB or more outside its row group, in
+-- overflow blocks. A table of 6,000 such strings took memory that grew with
+-- the table: its checkpoint needed more than 128MB at 150 reports and more
+-- than 256MB at 1,500, and a failed checkpoint stops the instance; and once
+-- the process had written them, any read of a few reports loaded all of
+-- them. Parts under 4 KB are stored like any short string, compressed and
+-- read a row group at a time.
+--
+-- affordability_report_parts holds each report's text in order (part 0, 1,
+-- ...), every part under 4,096 bytes; affordability_reports stays what it
+-- was to a reader: one row per customer, range and currency, with the whole
+-- report as JSON, now a view that joins the parts. Writers write the parts
+-- (src/reports/report-archive.ts).
+
+CREATE TABLE affordability_report_parts (
+    customer_id        VARCHAR NOT NULL,
+    client_id          VARCHAR NOT NULL,
+    range_months       INTEGER NOT NULL,    -- 3, 6 or 12: the length of the range
+    month_from         DATE NOT NULL,       -- first day of the first month
+    month_to           DATE NOT NULL,       -- first day of the last month
+    currency           VARCHAR NOT NULL,
+    generated_at       TIMESTAMP NOT NULL,
+    generator_version  VARCHAR NOT NULL,
+    part               INTEGER NOT NULL,    -- 0, 1, ...: the order of the parts in the report's text
+    text               VARCHAR NOT NULL     -- a piece of the report's JSON text, under 4,096 bytes
+);
+
+-- Reports stored before: cut into pieces of 1,000 characters (at most 4,000
+-- bytes whatever the characters).
+INSERT INTO affordability_report_parts
+SELECT r.customer_id, r.client_id, r.range_months, r.month_from, r.month_to, r.currency, r.generated_at, r.generator_version,
+       p.part, substr(r.report::VARCHAR, p.part * 1000 + 1, 1000)
+FROM affordability_reports AS r,
+     LATERAL (SELECT unnest(range(0, greatest(1, ceil(length(r.report::VARCHAR) / 1000))::INTEGER)) AS part) AS p;
+
+DROP TABLE affordability_reports;
+
+CREATE VIEW affordability_reports AS
+SELECT customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version,
+       string_agg(text, '' ORDER BY part)::JSON AS report
+FROM affordability_report_parts
+GROUP BY customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version;
