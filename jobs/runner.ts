@@ -3,6 +3,7 @@ import { announceDataChange } from '../src/db/data-changes.js';
 import { queryFile, runScript, runScriptWithResult } from '../src/db/script.js';
 import { withDbSettings, withDbSettingsRestored } from '../src/db/db-settings.js';
 import { collectGarbage } from '../src/heap.js';
+import { releaseBuffers } from '../src/db/buffers.js';
 import { withDbThreads } from '../src/db/threads.js';
 import type { Job, JobContext } from './job.js';
 
@@ -63,6 +64,9 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   let unrecorded: unknown;
   const end = async (): Promise<void> => {
     ended = true;
+    // The checkpoint below, the next job and the service start without this job's garbage: V8 keeps
+    // the heap a job grew until a full collection, which a busy process may not run for a long time.
+    collectGarbage();
     const detail = JSON.stringify({ message, results });
     try {
       await ctx.store.write((conn) => runScript(conn, 'queries/jobs/record-run-end', { run_id: runId, status, detail }));
@@ -72,6 +76,7 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
     }
     // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in
     // memory. Still with the job's settings: its own (dbSettings) say how what it wrote is best checkpointed.
+    await releaseBuffers(ctx.store, ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT);
     await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
   };
   try {
@@ -87,9 +92,6 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   }
   if (!ended) await end();
   if (unrecorded) throw unrecorded;
-  // The next job, or the service, starts without this one's garbage: V8 keeps the heap a job grew
-  // until a full collection, which a quiet process may not run for a long time.
-  collectGarbage();
   log.info({ status, message, ms: Date.now() - started }, 'job finished');
   return { runId, job: job.name, status, message, results, ms: Date.now() - started };
 }
