@@ -12,6 +12,14 @@
 -- was to a reader: one row per customer, range and currency, with the whole
 -- report as JSON, now a view that joins the parts. Writers write the parts
 -- (src/reports/report-archive.ts).
+--
+-- Reports stored whole before are kept in affordability_reports_whole and
+-- moved into parts a few hundred at a time, each in its own transaction, by
+-- 013_report_parts.batch.sql (src/db/migrate.ts runs it at every start
+-- until nothing is left): moving 6,000 of them in one transaction needed
+-- more than 384MB. The view shows both until then.
+
+ALTER TABLE affordability_reports RENAME TO affordability_reports_whole;
 
 CREATE TABLE affordability_report_parts (
     customer_id        VARCHAR NOT NULL,
@@ -26,18 +34,10 @@ CREATE TABLE affordability_report_parts (
     text               VARCHAR NOT NULL     -- a piece of the report's JSON text, under 4,096 bytes
 );
 
--- Reports stored before: cut into pieces of 1,000 characters (at most 4,000
--- bytes whatever the characters).
-INSERT INTO affordability_report_parts
-SELECT r.customer_id, r.client_id, r.range_months, r.month_from, r.month_to, r.currency, r.generated_at, r.generator_version,
-       p.part, substr(r.report::VARCHAR, p.part * 1000 + 1, 1000)
-FROM affordability_reports AS r,
-     LATERAL (SELECT unnest(range(0, greatest(1, ceil(length(r.report::VARCHAR) / 1000))::INTEGER)) AS part) AS p;
-
-DROP TABLE affordability_reports;
-
 CREATE VIEW affordability_reports AS
 SELECT customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version,
        string_agg(text, '' ORDER BY part)::JSON AS report
 FROM affordability_report_parts
-GROUP BY customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version;
+GROUP BY customer_id, client_id, range_months, month_from, month_to, currency, generated_at, generator_version
+UNION ALL
+SELECT * FROM affordability_reports_whole;

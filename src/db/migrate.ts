@@ -1,21 +1,53 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listSqlFiles, sqlFile } from './sql-files.js';
 import { queryRows } from './rows.js';
+import { runScriptWithResult } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordErrorCausedBy } from '../domain/errors.js';
 
-/** Applies sql/migrations/NNN_name.sql in order, each in its own transaction, and records it. */
+/**
+ * Runs a migration's batch file (NNN_name.batch.sql) until it has nothing
+ * left to do, each run in its own transaction: for data too large to move
+ * in one. Its last statement returns `moved`, the rows it moved; a run that
+ * moves none ends it. It runs at every start, so a move that a crash cut
+ * short goes on; once done, a run costs one query on an empty table.
+ */
+async function runBatches(conn: DuckDBConnection, logger: Logger, file: string): Promise<void> {
+  const name = `migrations/${file.slice(0, -4)}`;
+  let total = 0;
+  for (;;) {
+    await conn.run('BEGIN TRANSACTION');
+    let moved: number;
+    try {
+      moved = Number((await runScriptWithResult(conn, name))['moved'] ?? 0);
+      await conn.run('COMMIT');
+    } catch (err) {
+      await conn.run('ROLLBACK');
+      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, (err as Error).message);
+    }
+    if (moved === 0) break;
+    total += moved;
+  }
+  if (total > 0) logger.info({ migration: file, rows: total }, 'applied migration batches');
+}
+
+/** Applies sql/migrations/NNN_name.sql in order, each in its own transaction, and records it; then its batch file, if it has one. */
 export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<number> {
   await conn.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)',
   );
   const applied = new Set((await queryRows<{ version: number }>(conn, 'SELECT version FROM schema_migrations', undefined, { version: 'number' }, 'schema_migrations')).map((r) => r.version));
   let count = 0;
-  for (const file of listSqlFiles('migrations')) {
+  const files = listSqlFiles('migrations');
+  for (const file of files) {
     const match = /^(\d+)_(.+)\.sql$/.exec(file);
-    if (!match) continue;
+    if (!match || file.endsWith('.batch.sql')) continue;
     const version = Number(match[1]);
-    if (applied.has(version)) continue;
+    const batches = files.find((f) => f === `${file.slice(0, -4)}.batch.sql`);
+    if (applied.has(version)) {
+      if (batches) await runBatches(conn, logger, batches);
+      continue;
+    }
     await conn.run('BEGIN TRANSACTION');
     try {
       await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
@@ -27,6 +59,7 @@ export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<n
     }
     logger.info({ migration: file }, 'applied migration');
     count++;
+    if (batches) await runBatches(conn, logger, batches);
   }
   return count;
 }

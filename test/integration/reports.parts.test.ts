@@ -83,38 +83,58 @@ describe('the nightly reports are stored in parts under 4 KB, and read whole', (
 });
 
 describe('a store with whole reports, from before they were kept in parts', () => {
-  let dir: string;
-  let store: Store;
   const text = JSON.stringify({ metadata: { customer_id: 'c-1' }, data: { note: 'Café £5 😀 '.repeat(900) } });
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'afford-report-parts-'));
+  /**
+   * A file with 450 whole reports (more than one batch of the move) and the
+   * schema before parts; with `cutShort`, also the parts migration itself,
+   * as if the process had died before moving any report.
+   */
+  async function oldFile(cutShort: boolean): Promise<string> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'afford-report-parts-'));
+    dirs.push(dir);
     const dbPath = path.join(dir, 'afford.duckdb');
     const instance = await DuckDBInstance.create(dbPath);
     const conn = await instance.connect();
     await conn.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)');
-    for (const file of listSqlFiles('migrations').filter((f) => Number(f.slice(0, 3)) < 13)) {
+    const files = listSqlFiles('migrations').filter((f) => Number(f.slice(0, 3)) < (cutShort ? 14 : 13) && !f.endsWith('.batch.sql'));
+    const apply = async (file: string): Promise<void> => {
       await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
       await conn.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(file.slice(0, 3)), file]);
-    }
+    };
+    for (const file of files.filter((f) => Number(f.slice(0, 3)) < 13)) await apply(file);
     await conn.run(`INSERT INTO affordability_reports VALUES ('c-1', 'client-a', 12, DATE '2023-07-01', DATE '2024-06-01', 'GBP',
       TIMESTAMP '2024-07-15 02:00:00', 'v1', $1), ('c-2', 'client-a', 3, DATE '2024-04-01', DATE '2024-06-01', 'GBP', TIMESTAMP '2024-07-15 02:00:00', 'v1', '{}')`, [text]);
+    await conn.run(`INSERT INTO affordability_reports SELECT 'c-' || (i + 3), 'client-a', 6, DATE '2024-01-01', DATE '2024-06-01', 'GBP',
+      TIMESTAMP '2024-07-15 02:00:00', 'v1', json_object('n', i, 'pad', repeat('x', 2500)) FROM range(448) t(i)`);
+    for (const file of files.filter((f) => Number(f.slice(0, 3)) === 13)) await apply(file);
     conn.closeSync();
     instance.closeSync();
-    store = await Store.open(dbPath, silentLogger);
-  });
-  afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    return dbPath;
+  }
 
-  it('moves them into parts under 4,096 bytes on opening, each read back as it was', async () => {
-    expect(await rows(store, "SELECT customer_id, range_months, generator_version, report::VARCHAR AS report FROM affordability_reports ORDER BY customer_id")).toEqual([
-      { customer_id: 'c-1', range_months: 12, generator_version: 'v1', report: text },
-      { customer_id: 'c-2', range_months: 3, generator_version: 'v1', report: '{}' },
-    ]);
-    const [parts] = await rows<{ n: number; longest: number }>(store, "SELECT count(*)::INTEGER AS n, max(strlen(text))::INTEGER AS longest FROM affordability_report_parts WHERE customer_id = 'c-1'");
-    expect(parts?.longest).toBeLessThan(4096);
-    expect(parts?.n).toBe(Math.ceil([...text].length / 1000));
-  });
+  for (const cutShort of [false, true]) {
+    it(`moves them into parts under 4,096 bytes on opening, each read back as it was${cutShort ? ', also when a start before moved none' : ''}`, async () => {
+      const store = await Store.open(await oldFile(cutShort), silentLogger);
+      try {
+        expect(await rows(store, "SELECT customer_id, range_months, generator_version, report::VARCHAR AS report FROM affordability_reports WHERE customer_id IN ('c-1', 'c-2') ORDER BY customer_id")).toEqual([
+          { customer_id: 'c-1', range_months: 12, generator_version: 'v1', report: text },
+          { customer_id: 'c-2', range_months: 3, generator_version: 'v1', report: '{}' },
+        ]);
+        expect(await rows(store, `SELECT (SELECT count(*) FROM affordability_reports)::INTEGER AS reports,
+          (SELECT count(*) FROM affordability_reports_whole)::INTEGER AS whole,
+          (SELECT count(*) FROM affordability_reports WHERE report->>'$.pad' = repeat('x', 2500))::INTEGER AS padded`))
+          .toEqual([{ reports: 450, whole: 0, padded: 448 }]);
+        const [parts] = await rows<{ n: number; longest: number }>(store, "SELECT count(*)::INTEGER AS n, max(strlen(text))::INTEGER AS longest FROM affordability_report_parts WHERE customer_id = 'c-1'");
+        expect(parts?.longest).toBeLessThan(4096);
+        expect(parts?.n).toBe(Math.ceil([...text].length / 1000));
+      } finally {
+        await store.close();
+      }
+    });
+  }
 });
