@@ -62,8 +62,8 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
   };
   let ended = false;
   let unrecorded: unknown;
-  const end = async (): Promise<void> => {
-    ended = true;
+  /** Records the run's end and checkpoints; `memoryLimit` is the limit in force, given back after emptying the buffers. */
+  const end = async (memoryLimit: string): Promise<void> => {
     // The checkpoint below, the next job and the service start without this job's garbage: V8 keeps
     // the heap a job grew until a full collection, which a busy process may not run for a long time.
     collectGarbage();
@@ -73,24 +73,29 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
     } catch (err) {
       unrecorded = err;
       return;
+    } finally {
+      ended = true;
     }
     // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in
     // memory. Still with the job's settings: its own (dbSettings) say how what it wrote is best checkpointed.
-    await releaseBuffers(ctx.store, ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT);
+    await releaseBuffers(ctx.store, memoryLimit);
     await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
   };
   try {
     const during = { checkpoint_threshold: JOB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT };
     const after = { checkpoint_threshold: ctx.config.AFFORD_DB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_DB_MEMORY_LIMIT };
-    await withDbSettings(ctx.store, during, after, () =>
-      (job.dbSettings ? withDbSettingsRestored(ctx.store, job.dbSettings, async () => { await runVerdict(); await end(); }) : runVerdict().then(end)));
+    const body = async (): Promise<void> => {
+      await runVerdict();
+      await end(ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT);
+    };
+    await withDbSettings(ctx.store, during, after, () => (job.dbSettings ? withDbSettingsRestored(ctx.store, job.dbSettings, body) : body()));
   } catch (err) {
-    // The settings could not be set: the job did not run.
+    // The settings could not be set: the job did not run, and the store's settings are back.
     status = 'failed';
     message = (err as Error).message;
     log.error({ err }, 'job failed');
   }
-  if (!ended) await end();
+  if (!ended) await end(ctx.config.AFFORD_DB_MEMORY_LIMIT);
   if (unrecorded) throw unrecorded;
   log.info({ status, message, ms: Date.now() - started }, 'job finished');
   return { runId, job: job.name, status, message, results, ms: Date.now() - started };

@@ -9,6 +9,7 @@ DELETE FROM accounts WHERE client_id = $client_id AND customer_id = $customer_id
 DELETE FROM customer_applications WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tombstones WHERE client_id = $client_id AND customer_id = $customer_id AND record_type <> 'customer';
 DELETE FROM transaction_deletions WHERE client_id = $client_id AND customer_id = $customer_id;
+-- (Reports stored whole by an earlier version are all in parts once the store is open: see 013_report_parts.sql.)
 DELETE FROM affordability_report_parts WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM affordability_insights WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tasks WHERE client_id = $client_id AND customer_id = $customer_id;

@@ -31,16 +31,21 @@ export async function currentDbSettingsOn(conn: DuckDBConnection, names: Readonl
 
 /**
  * Runs `fn` on the writer's `conn` (which the caller holds) with `during`,
- * then sets back what each was before, whether `fn` succeeds or fails.
+ * then sets back what each was before, whether `fn` succeeds or fails; when
+ * `fn` failed, its error is the one thrown, whatever setting back does.
  */
 export async function withDbSettingsOn<T>(conn: DuckDBConnection, during: DbSettings, fn: () => Promise<T>): Promise<T> {
   const before = await currentDbSettingsOn(conn, Object.keys(during) as Array<keyof DbSettings>);
-  await applyDbSettings(conn, during);
+  let result: T;
   try {
-    return await fn();
-  } finally {
-    await applyDbSettings(conn, before);
+    await applyDbSettings(conn, during);
+    result = await fn();
+  } catch (err) {
+    await applyDbSettings(conn, before).catch(() => undefined);
+    throw err;
   }
+  await applyDbSettings(conn, before);
+  return result;
 }
 
 /**
@@ -53,8 +58,9 @@ export async function withDbSettingsOn<T>(conn: DuckDBConnection, during: DbSett
  * during `fn`, and says so in the log: `fn`'s own outcome stands.
  */
 export async function withDbSettings<T>(store: Store, during: DbSettings, after: DbSettings, fn: () => Promise<T>): Promise<T> {
-  await apply(store, during);
   try {
+    // Inside the try: a setting of `during` that fails after others were set still has them all set back.
+    await apply(store, during);
     return await fn();
   } finally {
     await apply(store, after).catch((err: unknown) => store.logger.warn({ err, settings: after }, 'could not set DuckDB\'s settings back; they stay as they were'));

@@ -8,18 +8,25 @@ import { affordErrorCausedBy } from '../domain/errors.js';
 /**
  * Runs a migration's batch file (NNN_name.batch.sql) until it has nothing
  * left to do, each run in its own transaction: for data too large to move
- * in one. Its last statement returns `moved`, the rows it moved; a run that
- * moves none ends it. It runs at every start, so a move that a crash cut
- * short goes on; once done, a run costs one query on an empty table.
+ * in one. Its last statement returns `moved`, the rows it took, and `left`,
+ * those still to move; a run that moves none ends it, and one after which
+ * no fewer are left fails the start rather than loop. It runs at every
+ * start while the file is in sql/migrations/, so a move that a crash cut
+ * short goes on; once done, a run costs a query on an empty table. A later
+ * migration that drops what a batch file reads deletes that file with it.
  */
 async function runBatches(conn: DuckDBConnection, logger: Logger, file: string): Promise<void> {
   const name = `migrations/${file.slice(0, -4)}`;
   let total = 0;
+  let before = Number.POSITIVE_INFINITY;
   for (;;) {
     await conn.run('BEGIN TRANSACTION');
     let moved: number;
+    let left: number;
     try {
-      moved = Number((await runScriptWithResult(conn, name))['moved'] ?? 0);
+      const result = await runScriptWithResult(conn, name);
+      [moved, left] = [Number(result['moved'] ?? 0), Number(result['left'] ?? 0)];
+      if (moved > 0 && !(left < before)) throw new Error(`a batch took ${moved} rows but ${left} are still left`);
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK');
@@ -27,6 +34,7 @@ async function runBatches(conn: DuckDBConnection, logger: Logger, file: string):
     }
     if (moved === 0) break;
     total += moved;
+    before = left;
   }
   if (total > 0) logger.info({ migration: file, rows: total }, 'applied migration batches');
 }

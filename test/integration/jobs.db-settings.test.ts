@@ -46,4 +46,31 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
     expect(seen).toEqual(['953.6 MiB,122.0 MiB']);
     expect(await settingsNow()).toBe('61.0 MiB,476.8 MiB');
   });
+
+  it('records a job whose own settings cannot be set as failed, without running it, and leaves the store\'s settings in force', async () => {
+    let ran = false;
+    const job: Job = {
+      name: 'unsettable', description: 'asks for a compression method DuckDB does not have', schedule: 'nightly',
+      dbSettings: { disabled_compression_methods: 'no_such_method' },
+      steps: [{ name: 'never', run: async () => {
+        ran = true;
+        return {};
+      } }],
+    };
+    const config = loadConfig({}, { AFFORD_DB: ctx.store.path });
+    const run = await runJob(job, { store: ctx.store, config, logger: silentLogger }, 'cli');
+    expect(run.status).toBe('failed');
+    expect(run.message).toMatch(/no_such_method/i);
+    expect(ran).toBe(false);
+    expect(await settingsNow()).toBe('61.0 MiB,183.1 MiB');
+    expect(await rows(ctx.store, `SELECT status FROM job_runs WHERE run_id = '${run.runId}'`)).toEqual([{ status: 'failed' }]);
+  });
+
+  it('sets every setting back when one of a job\'s settings fails part-way', async () => {
+    // The checkpoint threshold is set first, then the memory limit, which fails: the threshold must come back too.
+    const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_JOBS_DB_MEMORY_LIMIT: '1KB' });
+    const run = await runJob(probe([], false), { store: ctx.store, config, logger: silentLogger }, 'cli');
+    expect(run.status).toBe('failed');
+    expect(await settingsNow()).toBe('61.0 MiB,183.1 MiB');
+  });
 });

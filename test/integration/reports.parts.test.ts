@@ -90,7 +90,7 @@ describe('a store with whole reports, from before they were kept in parts', () =
   });
 
   /**
-   * A file with 450 whole reports (more than one batch of the move) and the
+   * A file with 450 whole reports (more than two batches of the move), one of them stored twice, and the
    * schema before parts; with `cutShort`, also the parts migration itself,
    * as if the process had died before moving any report.
    */
@@ -111,6 +111,8 @@ describe('a store with whole reports, from before they were kept in parts', () =
       TIMESTAMP '2024-07-15 02:00:00', 'v1', $1), ('c-2', 'client-a', 3, DATE '2024-04-01', DATE '2024-06-01', 'GBP', TIMESTAMP '2024-07-15 02:00:00', 'v1', '{}')`, [text]);
     await conn.run(`INSERT INTO affordability_reports SELECT 'c-' || (i + 3), 'client-a', 6, DATE '2024-01-01', DATE '2024-06-01', 'GBP',
       TIMESTAMP '2024-07-15 02:00:00', 'v1', json_object('n', i, 'pad', repeat('x', 2500)) FROM range(448) t(i)`);
+    // The same report twice, in two different batches: it is moved once, or its parts would interleave.
+    await conn.run(`INSERT INTO affordability_reports SELECT * FROM affordability_reports WHERE customer_id = 'c-2'`);
     for (const file of files.filter((f) => Number(f.slice(0, 3)) === 13)) await apply(file);
     conn.closeSync();
     instance.closeSync();
