@@ -23,7 +23,7 @@ FROM (
     FROM moving_reports AS m
     WHERE NOT EXISTS (
         SELECT 1 FROM affordability_report_parts AS p
-        WHERE p.client_id = m.client_id AND p.customer_id = m.customer_id AND p.range_months = m.range_months
+        WHERE p.part = 0 AND p.client_id = m.client_id AND p.customer_id = m.customer_id AND p.range_months = m.range_months
           AND p.month_from = m.month_from AND p.month_to = m.month_to AND p.currency = m.currency
           AND p.generated_at = m.generated_at AND p.generator_version = m.generator_version)
     QUALIFY row_number() OVER (
