@@ -30,7 +30,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 for (const bench of ['ingest-file.ts', 'memory.ts', 'kafka-ingest.ts', 'kafka-freshness.ts', 'report-pdf.ts', 'reads.ts', 'shards.ts']) {
   process.stdout.write(`\n== ${bench}\n`);
-  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : bench === 'memory.ts' ? memoryArgs : bench === 'kafka-ingest.ts' ? ['--rounds', '4'] : [];
+  const args = bench === 'ingest-file.ts' ? ingestArgs : bench === 'reads.ts' ? ['--seconds', '5', '--sample', '500', '--cold', '200', ...readsArgs] : bench === 'memory.ts' ? memoryArgs : bench === 'kafka-ingest.ts' ? ['--rounds', '8'] : [];
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench), ...args], { stdio: 'inherit' });
   if (result.status !== 0) process.exitCode = 1;
 }

@@ -5,7 +5,7 @@ import { describeConnection, type KafkaIngestSettings } from './kafka-settings.j
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
 import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
+import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 
@@ -104,6 +104,7 @@ export class KafkaIngest {
     // Few producer retries: a DLQ send runs inside a DuckDB transaction, which must not hold the writer for long.
     const ingest = new KafkaIngest(deps, createProducer(connection, deps.logger, { retries: 2 }), createOffsetReader(connection, deps.logger));
     for (const [key, offset] of await loadStoredOffsets(deps.pipeline.store)) ingest.positions.set(key, offset);
+    await deps.pipeline.prepare?.();
     return ingest;
   }
 
@@ -260,7 +261,9 @@ export class KafkaIngest {
     }
     if (generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
-      this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark });
+      const queued = { topic, partition, messages: chunk, highWatermark: batch.highWatermark };
+      decodeAhead(queued);
+      this.batcher.add(queued);
     }
     if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
     control.markDone(last.offset);

@@ -98,6 +98,17 @@ export class IngestPipeline {
   }
 
   /**
+   * Creates the writer connection's stage tables now, rather than in the
+   * first batch. A consumer calls it before it joins its group: made while
+   * the client decodes the rest of a backlog on the same thread, they took
+   * some 70 ms (twenty statements, each waiting its turn on the thread)
+   * against 10 ms.
+   */
+  async prepare(): Promise<void> {
+    await this.store.writeUntransacted(ensureStage);
+  }
+
+  /**
    * `ingest` for items validated in JavaScript (prepareItems), one by one:
    * small batches, and any batch the store rejects an event of.
    */

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeadLetterPublisher } from '../../src/ingest/dlq.js';
+import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
+import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/ingest/kafka-types.js';
+import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
+import { IngestMetrics } from '../../src/ingest/metrics.js';
+import { emptyResult, type RawItem } from '../../src/ingest/types.js';
+import { silentLogger, tempStore } from '../helpers/store.js';
+
+const TOPIC = 'afford.writer-test.v1';
+
+const message = (offset: number, value: string | Buffer): SourceMessage => ({
+  offset: String(offset),
+  key: Buffer.from(`k${offset}`),
+  value: typeof value === 'string' ? Buffer.from(value) : value,
+  headers: { h: `v${offset}` },
+});
+
+/** A producer that keeps what it is sent. */
+function keepingProducer(): MessageProducer & { sent: { topic: string; messages: OutgoingMessage[] }[] } {
+  const sent: { topic: string; messages: OutgoingMessage[] }[] = [];
+  return {
+    sent,
+    send: async (topicMessages) => void sent.push(...topicMessages.map((t) => ({ topic: t.topic, messages: [...t.messages] }))),
+    close: async () => undefined,
+  } as MessageProducer & { sent: { topic: string; messages: OutgoingMessage[] }[] };
+}
+
+describe('the Kafka batch writer', () => {
+  let ctx: Awaited<ReturnType<typeof tempStore>>;
+  beforeAll(async () => {
+    ctx = await tempStore();
+  });
+  afterAll(async () => ctx.cleanup());
+
+  it('writes the items decoded as the chunks were queued, and decodes what was not', async () => {
+    // Offsets with gaps, as a compacted topic has; a value that is not UTF-8.
+    const ahead: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(10, 'a'), message(12, Buffer.from([0xff, 0xfe])), message(15, 'c')] };
+    const late: PartitionChunk = { topic: TOPIC, partition: 7, messages: [message(4, 'd')] };
+    decodeAhead(ahead);
+    const seen: RawItem[] = [];
+    const pipeline: BatchIngester = {
+      store: ctx.store,
+      ingest: async (items) => {
+        seen.push(...items);
+        return { ...emptyResult(), read: items.length };
+      },
+    };
+    const writer = new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger);
+    await writer.commit([ahead, late]);
+    const first = seen.slice();
+    expect(first.map((i) => [i.ref.partition, i.ref.offset, i.raw, i.refused ?? null])).toEqual([
+      [3, '10', 'a', null],
+      [3, '12', expect.any(String), 'the message is not valid UTF-8'],
+      [3, '15', 'c', null],
+      [7, '4', 'd', null],
+    ]);
+    // The chunk decoded ahead is not decoded again: the same items, written twice.
+    seen.length = 0;
+    await writer.commit([ahead, late]);
+    expect(seen[0]).toBe(first[0]);
+    expect(seen[2]).toBe(first[2]);
+    expect(seen[3]).not.toBe(first[3]);
+  });
+
+  it('publishes each dead letter with its own original message, from any partition of the transaction', async () => {
+    const chunks: PartitionChunk[] = [
+      { topic: TOPIC, partition: 0, messages: [0, 1, 2, 5, 9].map((o) => message(o, `p0-${o}`)) },
+      { topic: TOPIC, partition: 1, messages: [3, 4, 8, 20].map((o) => message(o, `p1-${o}`)) },
+    ];
+    const producer = keepingProducer();
+    const pipeline: BatchIngester = {
+      store: ctx.store,
+      ingest: async (items, hook) =>
+        ctx.store.write(async (conn) => {
+          const result = { ...emptyResult(), read: items.length };
+          // Dead letters for p0@9, p1@3, p1@20 and p0@0, in that order.
+          for (const [partition, offset] of [[0, '9'], [1, '3'], [1, '20'], [0, '0']] as const) {
+            const item = items.find((i) => i.ref.partition === partition && i.ref.offset === offset) as RawItem;
+            result.deadLetters.push({ raw: item.raw, reason: `bad ${partition}@${offset}`, ref: item.ref });
+          }
+          await hook?.(conn, result);
+          return result;
+        }),
+    };
+    await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(producer), silentLogger).commit(chunks);
+    const published = producer.sent.flatMap((t) => t.messages.map((m) => [t.topic, String(m.value), String(m.headers?.['afford-dlq-reason']), String(m.headers?.h)]));
+    expect(published).toEqual([
+      [`${TOPIC}.dlq`, 'p0-9', 'bad 0@9', 'v9'],
+      [`${TOPIC}.dlq`, 'p1-3', 'bad 1@3', 'v3'],
+      [`${TOPIC}.dlq`, 'p1-20', 'bad 1@20', 'v20'],
+      [`${TOPIC}.dlq`, 'p0-0', 'bad 0@0', 'v0'],
+    ]);
+  });
+
+  it('makes the stage tables of the store before the consumer joins its group, not in its first transaction', async () => {
+    const calls: string[] = [];
+    const pipeline: BatchIngester = {
+      store: ctx.store,
+      prepare: async () => void calls.push('prepare'),
+      ingest: async () => {
+        calls.push('ingest');
+        return emptyResult();
+      },
+    };
+    const ingest = await KafkaIngest.create({
+      pipeline,
+      metrics: new IngestMetrics(),
+      logger: silentLogger,
+      settings: {
+        // Nothing listens here: create() joins no group and connects to no broker.
+        connection: { brokers: ['127.0.0.1:1'], clientId: 'afford-test', ssl: false },
+        groupId: 'writer-test',
+        topics: [TOPIC],
+        shard: { index: 0, count: 1 },
+        batchRows: 1000,
+        batchBytes: 1024 * 1024,
+        batchWaitMs: 10,
+        sessionTimeoutMs: 6000,
+      },
+    });
+    expect(calls).toEqual(['prepare']);
+    await ingest.stop();
+    // A pipeline's prepare makes them on the writer's connection.
+    const temp = async () =>
+      ctx.store.writeUntransacted(async (conn) => (await conn.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE temporary ORDER BY 1')).getRows().map((r) => String(r[0])));
+    expect(await temp()).not.toContain('stage_transactions');
+    await ctx.pipeline.prepare();
+    expect(await temp()).toEqual(expect.arrayContaining(['stage_transactions', 'stage_dead_letters', 'tx_events']));
+  });
+});
