@@ -92,11 +92,14 @@ export class Worker {
     for (const w of this.waiters) w();
   }
 
-  /** Resolves once `predicate` holds, checked after every log line; rejects if the worker exits first or time runs out. */
-  async waitFor(what: string, predicate: () => boolean, timeoutMs = 60_000): Promise<void> {
+  /**
+   * Resolves once `predicate` holds, checked after every log line; rejects if the worker exits first or time runs out.
+   * A time-out says `detail()` too, with the worker's assignments, warnings and errors, which the last lines may not reach.
+   */
+  async waitFor(what: string, predicate: () => boolean, timeoutMs = 60_000, detail: () => string = () => ''): Promise<void> {
     if (predicate()) return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}; last lines:\n${this.tail()}`)), timeoutMs);
+      const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}${detail()}; ${this.notable()}last lines:\n${this.tail()}`)), timeoutMs);
       const check = (): void => {
         if (predicate()) done();
         else if (!this.running) done(new Error(`worker exited while waiting for ${what}; last lines:\n${this.tail()}`));
@@ -113,7 +116,15 @@ export class Worker {
 
   /** Waits until every partition in `ends` (`topic#partition` -> high watermark) is committed up to its end. */
   waitForEnds(ends: ReadonlyMap<string, bigint>, timeoutMs?: number): Promise<void> {
-    return this.waitFor('the end of every partition', () => [...ends].every(([k, end]) => end === 0n || (this.committed.get(k) ?? 0n) >= end), timeoutMs);
+    const short = (): [string, bigint][] => [...ends].filter(([k, end]) => end !== 0n && (this.committed.get(k) ?? 0n) < end);
+    const detail = (): string => ` (short of their ends: ${short().map(([k, end]) => `${k} at ${this.committed.get(k) ?? 0n} of ${end}`).join(', ')})`;
+    return this.waitFor('the end of every partition', () => short().length === 0, timeoutMs, detail);
+  }
+
+  /** The worker's assignments, warnings and errors, for a failure's message. */
+  private notable(): string {
+    const lines = this.lines.filter((l) => l.msg === 'partitions assigned' || (l.level ?? 0) >= 40).slice(-10);
+    return lines.length === 0 ? '' : `assignments, warnings and errors:\n${lines.map((l) => JSON.stringify(l).slice(0, 600)).join('\n')}\n`;
   }
 
   kill(signal: NodeJS.Signals): void {
