@@ -1,8 +1,4 @@
 import type { Command } from 'commander';
-import { startConsumer } from '../app/consumer.js';
-import { produceFile } from '../ingest/kafka-produce.js';
-import { kafkaConnectionFromConfig } from '../ingest/kafka-settings.js';
-import { createProducer } from '../ingest/kafka-client.js';
 import { cliContext, terminalProgress } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';
@@ -26,6 +22,8 @@ export function registerKafka(program: Command): void {
       const ctx = cliContext();
       // Listening from the start: a SIGTERM during start-up still stops cleanly once started.
       const stopSignal = untilSignal();
+      // Imported here: the Kafka client is not loaded for the other `afford ingest` commands.
+      const { startConsumer } = await import('../app/consumer.js');
       const consumer = await startConsumer(ctx.config, ctx.logger);
       const signal = await stopSignal;
       ctx.logger.info({ signal }, 'stopping the Kafka consumer');
@@ -44,6 +42,11 @@ export function registerKafka(program: Command): void {
     .action(async (file: string, opts: { topic?: string; batch: number }) => {
       if (file !== '-') inputFile('afford produce', file);
       const ctx = cliContext();
+      const [{ produceFile }, { kafkaConnectionFromConfig }, { createProducer }] = await Promise.all([
+        import('../ingest/kafka-produce.js'),
+        import('../ingest/kafka-settings.js'),
+        import('../ingest/kafka-client.js'),
+      ]);
       const producer = createProducer(kafkaConnectionFromConfig(ctx.config), ctx.logger);
       const progress = terminalProgress('produce');
       const started = Date.now();
