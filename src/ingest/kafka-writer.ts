@@ -72,18 +72,16 @@ function messageAt(messages: readonly SourceMessage[], offset: bigint): SourceMe
   return undefined;
 }
 
-/** The messages of the chunks at `refs`, by partition and offset: a transaction holds tens of thousands of messages and a few dead letters. */
-function messagesAt(chunks: readonly PartitionChunk[], refs: readonly SourceRef[]): Map<string, SourceMessage> {
-  const found = new Map<string, SourceMessage>();
-  for (const ref of refs) {
-    if (ref.offset === undefined) continue;
-    const key = partitionKey(ref.sourceRef, ref.partition ?? -1);
-    for (const chunk of chunks) {
-      const m = partitionKey(chunk.topic, chunk.partition) === key ? messageAt(chunk.messages, BigInt(ref.offset)) : undefined;
-      if (m) found.set(`${key}@${ref.offset}`, m);
-    }
+/** The message of the chunks at `ref` (its partition and offset): a transaction holds tens of thousands of messages and a few dead letters. */
+function messageOf(chunks: readonly PartitionChunk[], ref: SourceRef): SourceMessage | undefined {
+  if (ref.offset === undefined) return undefined;
+  const offset = BigInt(ref.offset);
+  for (const chunk of chunks) {
+    if (chunk.topic !== ref.sourceRef || chunk.partition !== ref.partition) continue;
+    const m = messageAt(chunk.messages, offset);
+    if (m) return m;
   }
-  return found;
+  return undefined;
 }
 
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
@@ -151,9 +149,8 @@ export class KafkaBatchWriter {
     const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
       await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
       // The original message of each dead letter, for the DLQ.
-      const byRef = messagesAt(chunks, r.deadLetters.map((d) => d.ref));
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
-        const message = byRef.get(`${partitionKey(d.ref.sourceRef, d.ref.partition ?? -1)}@${d.ref.offset}`);
+        const message = messageOf(chunks, d.ref);
         return message ? [{ topic: d.ref.sourceRef, partition: d.ref.partition ?? -1, message, reason: d.reason }] : [];
       });
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
