@@ -86,6 +86,18 @@ function messageOf(chunks: readonly PartitionChunk[], ref: SourceRef): SourceMes
 
 export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
 
+/** The offsets a transaction covers, as its log lines give them: `topic#partition` to `first..next`. */
+const offsetsOf = (chunks: readonly PartitionChunk[]): Record<string, string> =>
+  Object.fromEntries(chunks.map((c) => [partitionKey(c.topic, c.partition), `${c.messages[0]?.offset}..${nextOffsetOf(c)}`]));
+
+/**
+ * A transaction still open after this long is logged as slow, and again each
+ * time as long again has passed: a normal one of 25,000 events takes about a
+ * second, and a writer that waits on the store or on the DLQ's brokers
+ * would otherwise be silent until it gave up.
+ */
+export const SLOW_TRANSACTION_MS = 10_000;
+
 /**
  * Writes Kafka messages into DuckDB: in one transaction, the rows, the dead
  * letters (table and DLQ topics) and the next offset of every partition
@@ -100,6 +112,7 @@ export class KafkaBatchWriter {
     private readonly pipeline: BatchIngester,
     private readonly dlq: DeadLetterPublisher,
     private readonly logger: Logger,
+    private readonly slowAfterMs: number = SLOW_TRANSACTION_MS,
   ) {}
 
   /**
@@ -146,17 +159,30 @@ export class KafkaBatchWriter {
       for (const m of chunk.messages) items.push(decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
     }
     const started = performance.now();
+    // Where the transaction is, for the slow-transaction warning.
+    let step = 'writing the rows (or waiting for the store)';
     const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
+      step = 'saving the offsets';
       await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
       // The original message of each dead letter, for the DLQ.
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = messageOf(chunks, d.ref);
         return message ? [{ topic: d.ref.sourceRef, partition: d.ref.partition ?? -1, message, reason: d.reason }] : [];
       });
+      step = `publishing ${dead.length} dead letter${dead.length === 1 ? '' : 's'} to the DLQ`;
       // Last in the transaction: nothing after it can fail and undo rows whose dead letters are out.
       await this.dlq.publish(dead);
+      step = 'committing';
     };
-    const result = await this.pipeline.ingest(items, hook);
+    const slow = setInterval(() => {
+      this.logger.warn({ rows: items.length, offsets: offsetsOf(chunks), step, ms: Math.round(performance.now() - started) }, 'a Kafka transaction is taking long');
+    }, this.slowAfterMs);
+    let result: BatchResult;
+    try {
+      result = await this.pipeline.ingest(items, hook);
+    } finally {
+      clearInterval(slow);
+    }
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;
     this.logger.info(
@@ -164,7 +190,7 @@ export class KafkaBatchWriter {
         batch: ++this.batchSeq,
         topic: single?.topic,
         partition: single?.partition,
-        offsets: Object.fromEntries(chunks.map((c) => [partitionKey(c.topic, c.partition), `${c.messages[0]?.offset}..${nextOffsetOf(c)}`])),
+        offsets: offsetsOf(chunks),
         rows: items.length,
         inserted: result.inserted,
         updated: result.updated,

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeadLetterPublisher } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
@@ -127,5 +129,55 @@ describe('the Kafka batch writer', () => {
     expect(await temp()).not.toContain('stage_transactions');
     await ctx.pipeline.prepare();
     expect(await temp()).toEqual(expect.arrayContaining(['stage_transactions', 'stage_dead_letters', 'tx_events']));
+  });
+
+  it('warns while a transaction stays open, saying which step it waits on, and not when it is quick', async () => {
+    const lines: { level: number; msg: string; step?: string; rows?: number; offsets?: Record<string, string>; ms?: number }[] = [];
+    const capture = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')) as (typeof lines)[number]);
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, capture);
+    // A DLQ whose brokers answer late: the transaction waits on it, inside the store's transaction.
+    let answerLate = true;
+    const lateProducer: MessageProducer = {
+      send: async () => {
+        if (answerLate) await new Promise((resolve) => setTimeout(resolve, 450));
+      },
+      close: async () => undefined,
+    };
+    const chunks: PartitionChunk[] = [{ topic: TOPIC, partition: 2, messages: [message(40, 'x'), message(41, 'y')] }];
+    const pipeline: BatchIngester = {
+      store: ctx.store,
+      ingest: async (items, hook) =>
+        ctx.store.write(async (conn) => {
+          const result = { ...emptyResult(), read: items.length };
+          const item = items.at(-1) as RawItem;
+          result.deadLetters.push({ raw: item.raw, reason: 'bad', ref: item.ref });
+          await hook?.(conn, result);
+          return result;
+        }),
+    };
+    const writer = new KafkaBatchWriter(pipeline, new DeadLetterPublisher(lateProducer), logger, 100);
+    await writer.commit(chunks);
+    const slow = lines.filter((l) => l.msg === 'a Kafka transaction is taking long');
+    expect(slow.length).toBeGreaterThanOrEqual(2);
+    expect(slow[0]).toMatchObject({ level: 40, rows: 2, offsets: { [`${TOPIC}#2`]: '40..42' }, step: 'publishing 1 dead letter to the DLQ' });
+    expect(slow[0]?.ms).toBeGreaterThanOrEqual(100);
+    // Repeated while it lasts, each later than the one before.
+    expect((slow[1]?.ms ?? 0) > (slow[0]?.ms ?? 0)).toBe(true);
+    // The committed line comes after them, and nothing is said once it has committed.
+    expect(lines.at(-1)?.msg).toBe('Kafka batch committed');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(lines.at(-1)?.msg).toBe('Kafka batch committed');
+
+    // A transaction quicker than the threshold says nothing of the kind.
+    answerLate = false;
+    lines.length = 0;
+    await writer.commit([{ topic: TOPIC, partition: 2, messages: [message(42, 'z')] }]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(lines.map((l) => l.msg)).toEqual(['Kafka batch committed']);
   });
 });
