@@ -91,8 +91,20 @@ export class KafkaBatcher {
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
     if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
+    this.ensureLoop();
+  }
+
+  /**
+   * Starts the write loop unless it runs. The loop ends when it finds the
+   * queue empty, but lets go of `running` only a moment later (a turn of the
+   * microtask queue): a chunk queued in between would wait there, unwritten,
+   * for the next one; and with the queue full, no next one comes, as every
+   * partition then waits for room. So the loop's end looks at the queue again.
+   */
+  private ensureLoop(): void {
     this.running ??= this.loop().finally(() => {
       this.running = undefined;
+      if (!this.closed && this.queue.length > 0) this.ensureLoop();
     });
   }
 
