@@ -13,21 +13,13 @@ import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { endOffsets, generated, referenceSnapshot, snapshot } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
+import { until } from '../helpers/time.js';
 
 const TOPIC = 'afford.batching-test.v1';
 const FAILING_TOPIC = 'afford.failing-test.v1';
 const PARTITIONS = 16;
 
 const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1 });
-
-/** Resolves when `done` holds, checking every 50 ms; fails after a minute, with `state` in the message. */
-async function until(done: () => boolean, state: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${state()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A consumer of one topic into `pipeline`, on the test broker, with the given transaction limits. */
 function startConsumer(pipeline: BatchIngester, topic: string, batch: { rows: number; bytes: number; waitMs: number }, logger: Logger = silentLogger) {

@@ -3,6 +3,7 @@ import { KafkaBatcher } from '../../src/ingest/kafka-batcher.js';
 import type { SourceMessage } from '../../src/ingest/kafka-types.js';
 import type { KafkaBatchWriter, PartitionChunk, WriteOutcome } from '../../src/ingest/kafka-writer.js';
 import { createLogger } from '../../src/logger.js';
+import { until } from '../helpers/time.js';
 
 const chunkAt = (partition: number, offset: number): PartitionChunk => ({
   topic: 'afford.batcher-test.v1',
@@ -10,14 +11,6 @@ const chunkAt = (partition: number, offset: number): PartitionChunk => ({
   messages: [{ offset: String(offset), key: null, value: Buffer.from(`m${offset}`), headers: {} } satisfies SourceMessage],
   highWatermark: String(offset + 1),
 });
-
-async function until(what: string, done: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('the Kafka batcher', () => {
   it('writes a chunk queued just as its write loop ends, in the same turn of the event loop', async () => {
@@ -40,7 +33,7 @@ describe('the Kafka batcher', () => {
       dropped: () => undefined,
     }, createLogger('silent'));
     batcher.add(chunkAt(0, 3));
-    await until('both chunks written', () => written.length === 2);
+    await until(() => written.length === 2, () => `written so far: ${written.join(', ') || 'nothing'}`, 2000, 5);
     expect(written).toEqual(['0@3', '1@7']);
     await batcher.close();
   });
