@@ -39,6 +39,8 @@ const chunkBytes = (messages: readonly SourceMessage[]): number => messages.redu
  */
 export class KafkaBatcher {
   private queue: Array<PartitionChunk & { queuedAt: number }> = [];
+  /** The chunks of the transaction being written. */
+  private writing: readonly PartitionChunk[] = [];
   private rows = 0;
   private bytes = 0;
   private generationNo = 0;
@@ -62,6 +64,11 @@ export class KafkaBatcher {
   /** Changes whenever the queue is dropped: a chunk fetched before then must not be queued after. */
   get generation(): number {
     return this.generationNo;
+  }
+
+  /** True while a chunk of the partition is queued or being written. */
+  holds(topic: string, partition: number): boolean {
+    return [...this.queue, ...this.writing].some((c) => c.topic === topic && c.partition === partition);
   }
 
   hasRoom(): boolean {
@@ -152,7 +159,10 @@ export class KafkaBatcher {
       }
       const group = this.take();
       if (group.length === 0) continue;
-      const outcome = await this.writer.write(group);
+      this.writing = group;
+      const outcome = await this.writer.write(group).finally(() => {
+        this.writing = [];
+      });
       for (const chunk of outcome.committed) {
         const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
         this.positions.set(partitionKey(chunk.topic, chunk.partition), next);

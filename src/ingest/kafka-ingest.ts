@@ -17,11 +17,16 @@ import { ownsPartition } from './shard-assigner.js';
 const TRANSACTION_PARTITIONS = 16;
 const TRANSACTION_BYTES_FLOOR = 24 * 1024 * 1024;
 
+/** How often a worker looks for an assigned partition that is behind its end and has stopped moving. */
+const STALL_CHECK_MS = 15_000;
+
 export interface KafkaIngestDeps {
   pipeline: BatchIngester;
   metrics: IngestMetrics;
   logger: Logger;
   settings: KafkaIngestSettings;
+  /** STALL_CHECK_MS unless given (tests give less). */
+  stallCheckMs?: number;
 }
 
 /** Splits a fetched batch into chunks no larger than one transaction. */
@@ -71,6 +76,16 @@ export class KafkaIngest {
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
   private assigned = new Map<string, readonly number[]>();
+  /** For the stall check: partitions fetched since it last ran, and each one's position then. */
+  private fetchedSinceCheck = new Set<string>();
+  private positionsAtCheck = new Map<string, bigint>();
+  /** Partitions with a fetched batch waiting for room in the queue. */
+  private readonly waitingForRoom = new Set<string>();
+  /** The position each partition was last read again from, so that one that cannot move is read again once. */
+  private readAgainAt = new Map<string, bigint>();
+  /** What the client last fetched of each partition, for the stall check's warning. */
+  private readonly lastFetched = new Map<string, { fetched: string; offsets: string; high_watermark: string; at: number }>();
+  private stallTimer: NodeJS.Timeout | undefined;
   private consumer: GroupConsumer | undefined;
   private stopping = false;
   private closing: Promise<void> = Promise.resolve();
@@ -136,6 +151,8 @@ export class KafkaIngest {
       onRestart: () => this.deps.metrics.consumerRestarts.inc(),
     };
     this.consumer = startGroupConsumer(settings, handlers, logger);
+    this.stallTimer = setInterval(() => void this.checkStalls(), this.deps.stallCheckMs ?? STALL_CHECK_MS);
+    this.stallTimer.unref();
   }
 
   /** Next offset per partition as committed to DuckDB, keyed `topic#partition`. */
@@ -187,6 +204,7 @@ export class KafkaIngest {
   async stop(): Promise<void> {
     // The transaction in hand commits before the group hears that this worker leaves.
     this.stopping = true;
+    clearInterval(this.stallTimer);
     this.closing = this.batcher.close();
     await this.closing;
     await this.consumer?.stop();
@@ -206,6 +224,8 @@ export class KafkaIngest {
     }
     this.assigned = new Map(assignment);
     this.soughtBack.clear();
+    this.fetchedSinceCheck.clear();
+    this.positionsAtCheck.clear();
     // Every partition is read again from DuckDB's position; what was queued from the old assignment is fetched anew.
     this.batcher.drop();
     this.queuedTo.clear();
@@ -231,6 +251,13 @@ export class KafkaIngest {
   private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
+    this.fetchedSinceCheck.add(key);
+    this.lastFetched.set(key, {
+      fetched: batch.fetchedOffset,
+      offsets: batch.messages.length === 0 ? 'none' : `${batch.messages[0]?.offset}..${batch.messages.at(-1)?.offset}`,
+      high_watermark: batch.highWatermark,
+      at: Date.now(),
+    });
     const generation = this.batcher.generation;
     const expected = this.queuedTo.get(key) ?? this.positions.get(key);
     let messages = batch.messages;
@@ -257,7 +284,10 @@ export class KafkaIngest {
     }
     if (!last) return;
     if (!this.batcher.hasRoom()) {
-      await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping));
+      this.waitingForRoom.add(key);
+      await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping)).finally(() => {
+        this.waitingForRoom.delete(key);
+      });
     }
     if (generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
@@ -267,6 +297,53 @@ export class KafkaIngest {
     }
     if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
     control.markDone(last.offset);
+  }
+
+  /**
+   * Every STALL_CHECK_MS: an assigned partition behind its end whose stored
+   * offset has not moved since the check before, of which the client fetched
+   * nothing meanwhile and nothing waits for room or to be written, has
+   * stopped. The client's position may be past DuckDB's with no batch to
+   * come and show it (a batch is what makes onBatch seek back). It is
+   * logged with what the client last fetched of it, and read again from the
+   * stored offset, once for each offset it stops at: a partition whose last
+   * offsets are a transactional producer's markers never reaches its end.
+   */
+  private async checkStalls(): Promise<void> {
+    const consumer = this.consumer;
+    if (this.stopping || !consumer || this.assigned.size === 0) return;
+    const ends = await this.offsetReader.endOffsets([...this.assigned.keys()]).catch(() => undefined);
+    if (!ends || this.stopping) return;
+    const before = this.positionsAtCheck;
+    const fetched = this.fetchedSinceCheck;
+    this.positionsAtCheck = new Map();
+    this.fetchedSinceCheck = new Set();
+    for (const [topic, partitions] of this.assigned) {
+      for (const partition of partitions) {
+        const key = partitionKey(topic, partition);
+        const at = this.positions.get(key) ?? 0n;
+        this.positionsAtCheck.set(key, at);
+        const end = ends.get(key) ?? 0n;
+        const still = before.get(key) === at && !fetched.has(key) && !this.waitingForRoom.has(key) && !this.batcher.holds(topic, partition);
+        if (at >= end || !still || this.readAgainAt.get(key) === at) continue;
+        const last = this.lastFetched.get(key);
+        this.log.warn(
+          {
+            topic,
+            partition,
+            stored: String(at),
+            end: String(end),
+            queued_to: this.queuedTo.get(key)?.toString() ?? null,
+            last_fetched: last ? { fetched: last.fetched, offsets: last.offsets, high_watermark: last.high_watermark, ago_ms: Date.now() - last.at } : null,
+          },
+          'partition is behind its end and has stopped; reading it again from the stored offset',
+        );
+        this.readAgainAt.set(key, at);
+        this.queuedTo.delete(key);
+        this.soughtBack.delete(key);
+        consumer.seek(topic, partition, String(at));
+      }
+    }
   }
 
   private onCommitted(chunk: PartitionChunk, next: bigint): void {
