@@ -39,7 +39,7 @@ const chunkBytes = (messages: readonly SourceMessage[]): number => messages.redu
  */
 export class KafkaBatcher {
   private queue: Array<PartitionChunk & { queuedAt: number }> = [];
-  /** The chunks of the transaction being written. */
+  /** The chunks of the transaction being written, or of a failed one until its partitions are read again. */
   private writing: readonly PartitionChunk[] = [];
   private rows = 0;
   private bytes = 0;
@@ -66,7 +66,7 @@ export class KafkaBatcher {
     return this.generationNo;
   }
 
-  /** True while a chunk of the partition is queued or being written. */
+  /** True while a chunk of the partition is queued, being written, or failed and waiting to be read again. */
   holds(topic: string, partition: number): boolean {
     return [...this.queue, ...this.writing].some((c) => c.topic === topic && c.partition === partition);
   }
@@ -160,19 +160,21 @@ export class KafkaBatcher {
       const group = this.take();
       if (group.length === 0) continue;
       this.writing = group;
-      const outcome = await this.writer.write(group).finally(() => {
+      try {
+        const outcome = await this.writer.write(group);
+        for (const chunk of outcome.committed) {
+          const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
+          this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
+          this.events.committed(chunk, next);
+        }
+        if (outcome.failed.length === 0) {
+          this.failures = 0;
+          continue;
+        }
+        await this.failed(outcome.failed, outcome.error);
+      } finally {
         this.writing = [];
-      });
-      for (const chunk of outcome.committed) {
-        const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
-        this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
-        this.events.committed(chunk, next);
       }
-      if (outcome.failed.length === 0) {
-        this.failures = 0;
-        continue;
-      }
-      await this.failed(outcome.failed, outcome.error);
     }
   }
 

@@ -76,8 +76,8 @@ export class KafkaIngest {
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
   private assigned = new Map<string, readonly number[]>();
-  /** For the stall check: partitions fetched since it last ran, and each one's position then. */
-  private fetchedSinceCheck = new Set<string>();
+  /** For the stall check: partitions fetched, or read again after a failed write, since it last ran; and each one's position then. */
+  private activeSinceCheck = new Set<string>();
   private positionsAtCheck = new Map<string, bigint>();
   /** Partitions with a fetched batch waiting for room in the queue. */
   private readonly waitingForRoom = new Set<string>();
@@ -108,7 +108,10 @@ export class KafkaIngest {
       dropped: (from) => {
         this.queuedTo.clear();
         this.soughtBack.clear();
-        for (const [key, { topic, partition, offset }] of from) this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
+        for (const [key, { topic, partition, offset }] of from) {
+          this.activeSinceCheck.add(key);
+          this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
+        }
       },
     }, this.log);
   }
@@ -224,7 +227,7 @@ export class KafkaIngest {
     }
     this.assigned = new Map(assignment);
     this.soughtBack.clear();
-    this.fetchedSinceCheck.clear();
+    this.activeSinceCheck.clear();
     this.positionsAtCheck.clear();
     // Every partition is read again from DuckDB's position; what was queued from the old assignment is fetched anew.
     this.batcher.drop();
@@ -251,7 +254,7 @@ export class KafkaIngest {
   private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
-    this.fetchedSinceCheck.add(key);
+    this.activeSinceCheck.add(key);
     this.lastFetched.set(key, {
       fetched: batch.fetchedOffset,
       offsets: batch.messages.length === 0 ? 'none' : `${batch.messages[0]?.offset}..${batch.messages.at(-1)?.offset}`,
@@ -302,8 +305,8 @@ export class KafkaIngest {
   /**
    * Every STALL_CHECK_MS: an assigned partition behind its end whose stored
    * offset has not moved since the check before, of which the client fetched
-   * nothing meanwhile and nothing waits for room or to be written, has
-   * stopped. The client's position may be past DuckDB's with no batch to
+   * nothing meanwhile (nor was it read again after a failed write), and of
+   * which nothing waits for room or to be written, has stopped. The client's position may be past DuckDB's with no batch to
    * come and show it (a batch is what makes onBatch seek back). It is
    * logged with what the client last fetched of it, and read again from the
    * stored offset, once for each offset it stops at: a partition whose last
@@ -315,16 +318,16 @@ export class KafkaIngest {
     const ends = await this.offsetReader.endOffsets([...this.assigned.keys()]).catch(() => undefined);
     if (!ends || this.stopping) return;
     const before = this.positionsAtCheck;
-    const fetched = this.fetchedSinceCheck;
+    const active = this.activeSinceCheck;
     this.positionsAtCheck = new Map();
-    this.fetchedSinceCheck = new Set();
+    this.activeSinceCheck = new Set();
     for (const [topic, partitions] of this.assigned) {
       for (const partition of partitions) {
         const key = partitionKey(topic, partition);
         const at = this.positions.get(key) ?? 0n;
         this.positionsAtCheck.set(key, at);
         const end = ends.get(key) ?? 0n;
-        const still = before.get(key) === at && !fetched.has(key) && !this.waitingForRoom.has(key) && !this.batcher.holds(topic, partition);
+        const still = before.get(key) === at && !active.has(key) && !this.waitingForRoom.has(key) && !this.batcher.holds(topic, partition);
         if (at >= end || !still || this.readAgainAt.get(key) === at) continue;
         const last = this.lastFetched.get(key);
         this.log.warn(
