@@ -1,74 +1,42 @@
-import { DuckDBDataChunk, INTEGER, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import { CURRENCIES } from '../domain/currencies.js';
-import { LIMITS } from '../domain/event-limits.js';
-import { OCCURRED_AT_MAX_FUTURE_DAYS } from '../domain/instants.js';
-import { UK_V2 } from '../domain/taxonomy.js';
-import { dbTime } from '../domain/timestamps.js';
+import { DuckDBDataChunk, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, type Columns } from '../db/rows.js';
 import { queryFile, runScript, statements } from '../db/script.js';
 import { sqlFile } from '../db/sql-files.js';
-import type { RawItem } from './types.js';
 
 /**
- * The fast path of a batch: DuckDB parses and checks the raw events itself
- * (sql/queries/ingest/fast-parse.sql) and stages the plain transaction
- * events it is certain of; JavaScript sees only the rest. The event schema
- * stays the definition of a valid event: a test runs both on generated and
- * mutated lines and requires that every row the SQL takes is one the schema
- * takes, staged with the same values.
+ * The fast path of a batch: each plain transaction event that the
+ * hand-written check finds certainly valid is staged into
+ * stage_transactions by SQL from one text per row (fast-rows.ts), found on
+ * a worker thread while the batch before is written; JavaScript's schema
+ * sees only the rest. The event schema stays the definition of a valid
+ * event: a test runs both on generated and mutated lines and requires that
+ * every row the fast path takes is one the schema takes, staged with the
+ * same values.
  */
 
 /** Rows a data chunk holds: DuckDB's vector size. */
 const CHUNK_ROWS = 2048;
 
-const PAIRS = UK_V2.categories.flatMap((c) => c.subcategories.map((s) => `${c.name}/${s.name}`));
-
-/** Appends each item's raw text (those a source has not refused already) with its position in the batch. */
-async function stageRawEvents(conn: DuckDBConnection, items: readonly RawItem[]): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-raw');
-  const appender = await conn.createAppender('raw_events', 'main', 'temp');
-  let seqs: number[] = [];
-  let raws: string[] = [];
-  const flush = (): void => {
-    if (seqs.length === 0) return;
-    const chunk = DuckDBDataChunk.create([INTEGER, VARCHAR], seqs.length);
-    chunk.setColumnValues(0, seqs);
-    chunk.setColumnValues(1, raws);
+/** Appends the fast rows' text, a data chunk at a time. */
+async function appendFastRows(conn: DuckDBConnection, rows: readonly string[]): Promise<void> {
+  await runScript(conn, 'queries/ingest/fast-rows-create');
+  const appender = await conn.createAppender('fast_rows', 'main', 'temp');
+  for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+    const part = rows.slice(at, at + CHUNK_ROWS);
+    const chunk = DuckDBDataChunk.create([VARCHAR], part.length);
+    chunk.setColumnValues(0, part as string[]);
     appender.appendDataChunk(chunk);
-    seqs = [];
-    raws = [];
-  };
-  items.forEach((item, seq) => {
-    if (item.refused !== undefined) return;
-    seqs.push(seq);
-    raws.push(item.raw);
-    if (seqs.length === CHUNK_ROWS) flush();
-  });
-  flush();
+  }
   appender.flushSync();
   appender.closeSync();
 }
 
-/**
- * Stages the batch's fast rows into stage_transactions and returns the
- * positions of every other item, which go through the schema.
- */
-export async function parseFast(conn: DuckDBConnection, items: readonly RawItem[]): Promise<{ staged: number; slow: number[] }> {
-  await stageRawEvents(conn, items);
-  await runScript(conn, 'queries/ingest/fast-parse', {
-    max_bytes: LIMITS.rawBytes,
-    max_occurred_at: dbTime(Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000),
-    currencies: listValue([...CURRENCIES]),
-    pairs: listValue(PAIRS),
-  });
-  const rest = await queryFile<{ seq: number }>(conn, 'queries/ingest/fast-rest', {}, { seq: 'number' });
-  await runScript(conn, 'queries/ingest/fast-raw-drop');
-  const slow = rest.map((r) => r.seq);
-  items.forEach((item, seq) => {
-    if (item.refused !== undefined) slow.push(seq);
-  });
-  slow.sort((a, b) => a - b);
-  return { staged: items.length - slow.length, slow };
+/** Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and returns how many. */
+export async function stageFast(conn: DuckDBConnection, rows: readonly string[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  await appendFastRows(conn, rows);
+  await runScript(conn, 'queries/ingest/fast-rows');
+  return rows.length;
 }
 
 export interface FastCustomer {

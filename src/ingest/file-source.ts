@@ -34,8 +34,10 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
+    // Its fast rows are found on the worker thread while the batch before is written.
+    const found = pipeline.validateAhead(items);
     await settle();
-    inFlight = pipeline.ingest(items);
+    inFlight = pipeline.ingest(items, undefined, found);
   };
 
   try {

@@ -4,7 +4,9 @@ import { errorCode } from '../domain/errors.js';
 import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
-import type { IngestPipeline } from './pipeline.js';
+import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
+import { splitFastRow, type FastRows } from './fast-rows.js';
+import { fastValidator } from './fast-validator.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BatchResult, RawItem, SourceRef } from './types.js';
 
@@ -47,14 +49,52 @@ const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
 
 /** Messages already decoded into the items the pipeline takes (decodeAhead). */
 const decoded = new WeakMap<SourceMessage, RawItem>();
+/** Each message's fast row without its position (fast-rows.ts), or null for one the schema must see, once found (decodeAhead). */
+const fastRowOf = new WeakMap<SourceMessage, string | null>();
+/** Settles when the fast rows of the chunk a message was queued in are found. */
+const finding = new WeakMap<SourceMessage, Promise<void>>();
 
 /**
  * Decodes a chunk's messages as it is queued, while the transaction before
- * it is written, rather than when its own transaction starts: some 30 ms a
- * transaction of 25,000 events that would otherwise stand between two.
+ * it is written, rather than when its own transaction starts (some 30 ms a
+ * transaction of 25,000 events that would otherwise stand between two), and
+ * starts finding their fast rows on the fast path's worker thread. The
+ * consumer may merge or split queued chunks into transactions, so what is
+ * found is kept by message.
  */
 export function decodeAhead(chunk: PartitionChunk): void {
-  for (const m of chunk.messages) decoded.set(m, rawItemOf(m, refOf(chunk, m)));
+  const items = chunk.messages.map((m) => {
+    const item = rawItemOf(m, refOf(chunk, m));
+    decoded.set(m, item);
+    return item;
+  });
+  const found = fastValidator.rows(items).then(({ rows, slow }) => {
+    for (const row of rows) {
+      const { seq, tail } = splitFastRow(row);
+      fastRowOf.set(chunk.messages[seq] as SourceMessage, tail);
+    }
+    for (const seq of slow) fastRowOf.set(chunk.messages[seq] as SourceMessage, null);
+  });
+  for (const m of chunk.messages) finding.set(m, found);
+}
+
+/** The fast rows of a transaction's messages, when all were queued through decodeAhead: positions are the transaction's. */
+function foundAhead(messages: readonly SourceMessage[]): Promise<FastRows> | undefined {
+  const pending = new Set<Promise<void>>();
+  for (const m of messages) {
+    const p = finding.get(m);
+    if (p === undefined) return undefined;
+    pending.add(p);
+  }
+  return Promise.all(pending).then(() => {
+    const found: FastRows = { rows: [], slow: [] };
+    messages.forEach((m, seq) => {
+      const tail = fastRowOf.get(m);
+      if (tail === undefined || tail === null) found.slow.push(seq);
+      else found.rows.push(`${seq}${tail}`);
+    });
+    return found;
+  });
 }
 
 /** The message at `offset` in messages of ascending offsets, by bisection. */
@@ -148,16 +188,20 @@ export class KafkaBatchWriter {
    * rejects is found and dead-lettered by the pipeline, which then commits
    * the rest with the offsets once, so a poison message never stalls its
    * partition. This throws only when the store or the DLQ fails as a whole;
-   * the consumer then retries from the committed offsets. The messages are
-   * validated as they are written: DuckDB parses and checks the plain
-   * transaction events itself (the pipeline's fast path), so there is
-   * nothing to validate ahead.
+   * the consumer then retries from the committed offsets. The fast rows of
+   * the messages were found as they were queued (decodeAhead), so the
+   * pipeline need not wait for them.
    */
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
     const items: RawItem[] = [];
+    const messages: SourceMessage[] = [];
     for (const chunk of chunks) {
-      for (const m of chunk.messages) items.push(decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
+      for (const m of chunk.messages) {
+        items.push(decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
+        messages.push(m);
+      }
     }
+    const found = items.length >= FAST_PATH_MIN_ROWS ? foundAhead(messages) : undefined;
     const started = performance.now();
     // Where the transaction is, for the slow-transaction warning.
     let step = 'writing the rows (or waiting for the store)';
@@ -179,7 +223,7 @@ export class KafkaBatchWriter {
     }, this.slowAfterMs);
     let result: BatchResult;
     try {
-      result = await this.pipeline.ingest(items, hook);
+      result = await this.pipeline.ingest(items, hook, found);
     } finally {
       clearInterval(slow);
     }

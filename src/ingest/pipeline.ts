@@ -5,6 +5,8 @@ import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { ensureStage, writeBatch } from './write-batch.js';
 import { writeFastBatch } from './write-fast-batch.js';
+import type { FastRows } from './fast-rows.js';
+import { fastValidator } from './fast-validator.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
 
@@ -71,22 +73,27 @@ export class IngestPipeline {
   }
 
   /**
-   * Writes the batch: from FAST_PATH_MIN_ROWS events up, DuckDB parses and
-   * checks the plain transaction events itself (write-fast-batch.ts). When
+   * Writes the batch: from FAST_PATH_MIN_ROWS events up, the plain
+   * transaction events are checked by hand on the fast path's worker thread
+   * (`found`, when the source asked for them ahead; see validateAhead) and
+   * staged in bulk (write-fast-batch.ts), and only the rest go through the
+   * schema. When
    * the store rejects an event that passed validation (a value SQL cannot
    * hold), the batch is validated whole in JavaScript, the event at fault is
    * found by trial writes that are rolled back, and becomes a dead letter
    * with the store's error as its reason; the batch then commits once, hooks
    * included, so that a source's offsets or task are written exactly once.
    */
-  async ingest(items: readonly RawItem[], sourceHook?: BatchHook): Promise<BatchResult> {
+  async ingest(items: readonly RawItem[], sourceHook?: BatchHook, found?: Promise<FastRows>): Promise<BatchResult> {
     // A small batch (a steady Kafka stream's, an HTTP request's) is validated sooner than the fast path's statements run.
     if (items.length < FAST_PATH_MIN_ROWS) return this.ingestPrepared(prepareItems(items), sourceHook);
     const started = Date.now();
     let result: BatchResult;
+    // Found before the transaction begins, so that it never stands open waiting for them.
+    const rows = await (found ?? fastValidator.rows(items));
     try {
-      // DuckDB parses and checks the plain transaction events itself; the schema sees the rest.
-      result = await this.commit((conn) => writeFastBatch(conn, items), sourceHook);
+      // The plain transaction events the hand-written check takes are staged as they are; the schema sees the rest.
+      result = await this.commit((conn) => writeFastBatch(conn, items, rows), sourceHook);
     } catch (err) {
       // The DLQ is out of reach: trying again now would only wait on the brokers again.
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;
@@ -95,6 +102,15 @@ export class IngestPipeline {
     }
     this.committed(result, items[0]?.ref.source ?? 'none', started);
     return result;
+  }
+
+  /**
+   * Starts finding the fast rows of a batch that `ingest` will be given
+   * next, on the fast path's worker thread, while the batch before it is
+   * written: a source calls it as soon as it has a batch in hand.
+   */
+  validateAhead(items: readonly RawItem[]): Promise<FastRows> | undefined {
+    return items.length >= FAST_PATH_MIN_ROWS ? fastValidator.rows(items) : undefined;
   }
 
   /**

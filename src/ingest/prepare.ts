@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../domain/event-limits.js';
-import { parseEvent, rawTooLong, type IngestEvent } from '../domain/events.js';
-import { quickTransactionEvent } from './fast-event.js';
+import { parseEvent, rawTooLong } from '../domain/events.js';
+import { quickEvent } from './fast-event.js';
 import type { PreparedItem, RawItem, SourceRef } from './types.js';
 
 /** Validates raw events at the edge; a bad one becomes a dead letter with its reason. */
@@ -15,19 +15,6 @@ export function prepareItems(items: readonly RawItem[]): PreparedItem[] {
     // An over-long event is kept in its dead letter by its start only.
     return { kind: 'dead', raw: rawTooLong(raw) ? raw.slice(0, LIMITS.rawPrefixChars) : raw, reason: parsed.reason, ref };
   });
-}
-
-/** A plain transaction event checked by hand (see quickTransactionEvent); undefined sends it to the schema. */
-function quickEvent(raw: string): IngestEvent | undefined {
-  // Short enough, in characters, to be within the byte limit whatever they are; longer ones take the full path.
-  if (raw.length > LIMITS.rawBytes / 3) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  return quickTransactionEvent(json);
 }
 
 /** Identifies one bad input, so that reading it again adds no second dead letter. */

@@ -1,11 +1,10 @@
 import { DuckDBDataChunk, DuckDBTypeId, JSToDuckDBValueConverter, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { IngestEvent } from '../domain/events.js';
-import { dbFromIso } from '../domain/timestamps.js';
+import { transactionCells, ts, type Cell, type TransactionEvent } from './transaction-cells.js';
 import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';
 
-export type Cell = string | number | boolean | null | undefined;
 
 /**
  * Rows for one stage table, gathered by column and handed to DuckDB a whole
@@ -57,10 +56,6 @@ class StageRows {
 /** Rows per data chunk: DuckDB's vector size. */
 const CHUNK_ROWS = 2048;
 
-const ts = (iso: string | null | undefined): string | null => (iso ? dbFromIso(iso) : null);
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-
-export type TransactionEvent = Extract<IngestEvent, { type: 'transaction.upserted' | 'transaction.deleted' }>;
 type AccountEvent = Extract<IngestEvent, { type: 'account.upserted' }>;
 type ApplicationEvent = Extract<IngestEvent, { type: 'application.upserted' }>;
 
@@ -81,24 +76,6 @@ const NONE = {
   },
   close(): void {},
 };
-
-/**
- * A transaction event's row of stage_transactions, in its column order (the
- * fast path stages the same row in SQL; a test holds the two equal).
- */
-export function transactionCells(seq: number, e: TransactionEvent): Cell[] {
-  const head = [seq, e.type === 'transaction.upserted' ? 'upsert' : 'delete', e.event_id, ts(e.occurred_at), e.client_id, e.customer_id, e.data.transaction_id];
-  if (e.type === 'transaction.deleted') return [...head, ...new Array<Cell>(22).fill(null)];
-  const t = e.data;
-  const cats = t.enrichments.categories;
-  return [
-    ...head, t.account_id, t.provider, t.description, t.credit_debit_indicator, t.amount.value, t.amount.currency,
-    ts(t.date_time), t.status, cats.l1.slug, cats.l1.confidence, cats.l2.slug, cats.l2.confidence,
-    json(t.enrichments.regularity), json(t.enrichments.merchant), JSON.stringify(t.tags),
-    ts(t.posted_date_time), ts(t.value_date_time), t.merchant_category_code, t.counterparty?.name,
-    t.counterparty?.identifier, t.running_balance?.value, t.running_balance?.currency,
-  ];
-}
 
 /** Bulk-loads one segment of a batch into the temp stage tables through Appenders. */
 export class Stager {

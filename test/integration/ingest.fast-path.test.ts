@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
-import { parseFast } from '../../src/ingest/fast-path.js';
+import { stageFast } from '../../src/ingest/fast-path.js';
+import { fastRows } from '../../src/ingest/fast-rows.js';
+import { FastValidator, fastValidator } from '../../src/ingest/fast-validator.js';
 import { prepareItems } from '../../src/ingest/prepare.js';
-import { transactionCells, type TransactionEvent } from '../../src/ingest/stage.js';
+import { transactionCells, type TransactionEvent } from '../../src/ingest/transaction-cells.js';
 import type { BatchResult, RawItem } from '../../src/ingest/types.js';
 import { ensureStage } from '../../src/ingest/write-batch.js';
 import { writeFastBatch } from '../../src/ingest/write-fast-batch.js';
@@ -84,7 +86,7 @@ function corpus(): string[] {
 
 const items = (lines: readonly string[], sourceRef: string): RawItem[] => lines.map((raw, i) => ({ raw, ref: { source: 'file', sourceRef, lineNumber: i + 1 } }));
 
-describe('the fast path (DuckDB parses and checks the plain transaction events)', () => {
+describe('the fast path (plain transaction events checked by hand on a worker thread, staged in bulk)', () => {
   let ctx: Awaited<ReturnType<typeof tempStore>>;
   const lines = corpus();
   beforeAll(async () => {
@@ -94,8 +96,9 @@ describe('the fast path (DuckDB parses and checks the plain transaction events)'
 
   it('stages only events the schema takes, each with the row the schema path stages, and most generated transaction events', async () => {
     await ctx.store.writeUntransacted(ensureStage);
+    const found = await fastValidator.rows(items(lines, 'corpus'));
     const staged = await ctx.store.write(async (conn) => {
-      await parseFast(conn, items(lines, 'corpus'));
+      await stageFast(conn, found.rows);
       const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
       const names = reader.columnNames();
       const out = reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
@@ -117,8 +120,39 @@ describe('the fast path (DuckDB parses and checks the plain transaction events)'
     const transactions = generated.filter((l) => l.includes('"type":"transaction.') && parseEvent(l).ok).length;
     const stagedGenerated = staged.filter((r) => Number(r.seq) < generated.length).length;
     expect(stagedGenerated).toBeGreaterThan(transactions * 0.95);
-    // Mutations the SQL takes too, so that the comparison above covers more than the generator's own shapes.
+    // Mutations the fast path takes too, so that the comparison above covers more than the generator's own shapes.
     expect(staged.length - stagedGenerated).toBeGreaterThan(200);
+    // Every line is staged or left to the schema, once.
+    expect([...staged.map((r) => Number(r.seq)), ...found.slow].sort((a, b) => a - b)).toEqual(lines.map((_, i) => i));
+  });
+
+  it('finds the rows on its worker thread, the same rows as on the calling thread, and a refused item is left to the schema', async () => {
+    const validator = new FastValidator();
+    const batch = items(lines, 'corpus');
+    batch[3] = { ...(batch[3] as RawItem), refused: 'the line is not valid UTF-8' };
+    const onWorker = await validator.rows(batch);
+    expect(validator.ran).toEqual({ worker: 1, here: 0 });
+    const here = fastRows(batch.map((i) => (i.refused === undefined ? i.raw : null)));
+    expect(onWorker).toEqual(here);
+    expect(onWorker.slow).toContain(3);
+    expect(onWorker.rows.length).toBeGreaterThan(generated.length / 2);
+  });
+
+  it('finds the rows on the calling thread when the worker thread is gone, and goes on doing so', async () => {
+    const validator = new FastValidator();
+    const batch = items(generated, 'generated');
+    await validator.rows(batch);
+    await validator.stop();
+    const after = await validator.rows(batch);
+    expect(validator.ran).toEqual({ worker: 1, here: 1 });
+    expect(after).toEqual(fastRows(generated));
+  });
+
+  it('leaves to the schema a row whose text holds a separator, which only an escape can put there', () => {
+    const line = generated.find((l) => l.includes('"type":"transaction.upserted"') && l.includes('"description":"')) as string;
+    const escaped = line.replace(/"description":"[^"]*"/, '"description":"a\\u001fb"');
+    expect(parseEvent(escaped).ok).toBe(true);
+    expect(fastRows([line, escaped])).toMatchObject({ slow: [1] });
   });
 });
 
@@ -166,7 +200,8 @@ describe('a batch written by the fast path', () => {
       for (const [i, batch] of batches.entries()) {
         // Straight to the fast path, whatever the batch's size (the pipeline sends small batches to the schema).
         await fast.store.writeUntransacted(ensureStage);
-        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`)));
+        const found = await fastValidator.rows(items(batch, `batch-${i}`));
+        const a = await fast.store.write((conn) => writeFastBatch(conn, items(batch, `batch-${i}`), found));
         const b = await slow.pipeline.ingestPrepared(prepareItems(items(batch, `batch-${i}`)));
         expect(summary(a), `batch ${i}`).toEqual(summary(b));
       }

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
+import type { FastRows } from '../../src/ingest/fast-rows.js';
+import type { IngestPipeline } from '../../src/ingest/pipeline.js';
+import { emptyResult, type RawItem } from '../../src/ingest/types.js';
 import { fixturePath, rows, tempStore } from '../helpers/store.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
@@ -48,5 +51,37 @@ describe('ingestFile on the hand-computed fixture', () => {
     expect(await rows(ctx.store, 'SELECT * EXCLUDE (updated_at) FROM transactions ORDER BY transaction_id')).toEqual(before);
     expect(await rows(ctx.store, TOTALS_SQL)).toEqual(EXPECTED_TOTALS);
     expect(await rows(ctx.store, 'SELECT count(*)::INTEGER AS n FROM dead_letters')).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('ingestFile with batches in turn', () => {
+  it("asks for a batch's fast rows as soon as it is read, while the batch before it is still being written, and hands them to its write", async () => {
+    const events: string[] = [];
+    let release: (() => void) | undefined;
+    const pipeline = {
+      validateAhead: (items: readonly RawItem[]) => {
+        events.push(`ahead ${items[0]?.ref.lineNumber}`);
+        return Promise.resolve({ rows: [], slow: items.map((_, i) => i) });
+      },
+      ingest: async (items: readonly RawItem[], _hook?: unknown, found?: Promise<FastRows>) => {
+        const first = items[0]?.ref.lineNumber;
+        events.push(`write ${first}${found ? ' with its rows' : ''}`);
+        // The first batch's write is held until the second batch has been read and asked for.
+        if (first === 1) await new Promise<void>((resolve) => (release = resolve));
+        events.push(`committed ${first}`);
+        return { ...emptyResult(), read: items.length };
+      },
+    };
+    // Released once the second batch is asked for, or after a second at the latest, so that a source that asks too late fails rather than hangs.
+    const deadline = Date.now() + 1000;
+    const whenAsked = setInterval(() => {
+      if (events.includes('ahead 4') || Date.now() > deadline) release?.();
+    }, 5);
+    try {
+      await ingestFile(pipeline as unknown as IngestPipeline, fixturePath('hand-computed.ndjson'), { batchRows: 3 });
+    } finally {
+      clearInterval(whenAsked);
+    }
+    expect(events.slice(0, 5)).toEqual(['ahead 1', 'write 1 with its rows', 'ahead 4', 'committed 1', 'write 4 with its rows']);
   });
 });

@@ -7,6 +7,9 @@ import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/
 import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
+import { fastRows, type FastRows } from '../../src/ingest/fast-rows.js';
+import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
+import { generateEvents } from '../../src/generate/index.js';
 import { silentLogger, tempStore } from '../helpers/store.js';
 
 const TOPIC = 'afford.writer-test.v1';
@@ -63,6 +66,40 @@ describe('the Kafka batch writer', () => {
     expect(seen[0]).toBe(first[0]);
     expect(seen[2]).toBe(first[2]);
     expect(seen[3]).not.toBe(first[3]);
+  });
+
+  it('hands the pipeline the fast rows found as the chunks were queued, at their places in the transaction, however the chunks were split and merged', async () => {
+    const lines = [...generateEvents({ customers: 6, months: 12, seed: 5, faults: true, endMonth: '2024-12' })].map((l) => l.trimEnd());
+    expect(lines.length - 400).toBeGreaterThan(FAST_PATH_MIN_ROWS);
+    const messages = lines.map((l, i) => message(1000 + i, l));
+    // Queued as two chunks of one partition and one of another, then written as one transaction that takes parts of each.
+    const queued: PartitionChunk[] = [
+      { topic: TOPIC, partition: 1, messages: messages.slice(0, 700) },
+      { topic: TOPIC, partition: 1, messages: messages.slice(700, 1500) },
+      { topic: TOPIC, partition: 2, messages: messages.slice(1500) },
+    ];
+    queued.forEach(decodeAhead);
+    const written: PartitionChunk[] = [
+      { topic: TOPIC, partition: 2, messages: messages.slice(1600) },
+      { topic: TOPIC, partition: 1, messages: messages.slice(300, 1500) },
+    ];
+    let seen: { items: readonly RawItem[]; found?: FastRows } | undefined;
+    const pipeline: BatchIngester = {
+      store: ctx.store,
+      ingest: async (items, _hook, found) => {
+        seen = { items, ...(found ? { found: await found } : {}) };
+        return { ...emptyResult(), read: items.length };
+      },
+    };
+    await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit(written);
+    const expected = fastRows([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => (m.value as Buffer).toString('utf8')));
+    expect(seen?.found).toEqual(expected);
+    expect(expected.rows.length).toBeGreaterThan(FAST_PATH_MIN_ROWS);
+    expect(seen?.items.map((i) => i.ref.offset)).toEqual([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => m.offset));
+    // A message that was not queued through decodeAhead leaves the pipeline to find the rows itself.
+    const stray: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(1, lines[0] as string)] };
+    await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit([...written, stray]);
+    expect(seen?.found).toBeUndefined();
   });
 
   it('publishes each dead letter with its own original message, from any partition of the transaction', async () => {

@@ -1,4 +1,4 @@
--- What the fast path's rows (stage_transactions, staged by fast-parse.sql)
+-- What the fast path's rows (stage_transactions, staged by fast-rows.sql)
 -- need of their customers, one row per customer: how many rows it has, the
 -- first one (by position in the batch) newer than the customer's deletion,
 -- with its secret (the event that creates a customer new to the store), and
