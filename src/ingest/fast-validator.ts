@@ -27,6 +27,8 @@ export class FastValidator {
     const id = this.nextId++;
     return new Promise<FastRows>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      // Held open while an answer is awaited, and only then.
+      worker.ref();
       worker.postMessage({ id, raws });
     }).then(
       (found) => {
@@ -41,6 +43,7 @@ export class FastValidator {
   async stop(): Promise<void> {
     const worker = this.worker;
     this.failed = true;
+    this.worker = undefined;
     if (worker) await worker.terminate();
   }
 
@@ -53,10 +56,10 @@ export class FastValidator {
     if (this.worker || this.failed) return this.worker;
     try {
       const worker = new Worker(new URL('./fast-worker-entry.mjs', import.meta.url));
-      worker.unref();
       worker.on('message', (m: { id: number; error?: string } & FastRows) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
+        if (this.pending.size === 0) worker.unref();
         if (m.error !== undefined) p?.reject(new Error(m.error));
         else p?.resolve({ rows: m.rows, slow: m.slow });
       });
@@ -68,6 +71,8 @@ export class FastValidator {
       };
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`the fast path's worker exited (${code})`)));
+      // Last: listening for messages holds the process open too.
+      worker.unref();
       this.worker = worker;
     } catch {
       this.failed = true;
