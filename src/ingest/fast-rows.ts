@@ -34,12 +34,13 @@ export function fastRow(seq: number, e: TransactionEvent, escaped: boolean): str
   return cells.join(FIELD);
 }
 
-/** The fast rows of a batch's raw texts (null for an item its source refused already). */
-export function fastRows(raws: readonly (string | null)[]): FastRows {
+/** The fast rows of a batch's raw texts (null for an item its source refused already), the first of them at position `base`. */
+export function fastRows(raws: readonly (string | null)[], base = 0): FastRows {
   const rows: string[] = [];
   const slow: number[] = [];
-  for (let seq = 0; seq < raws.length; seq++) {
-    const raw = raws[seq];
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i];
+    const seq = base + i;
     const e = raw === null || raw === undefined ? undefined : quickEvent(raw);
     // A line without a backslash has no escapes, so none of its strings holds a control character.
     const row = e ? fastRow(seq, e as TransactionEvent, (raw as string).includes('\\')) : undefined;

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readLines } from './line-reader.js';
+import { fastValidator } from './fast-validator.js';
 import type { IngestPipeline } from './pipeline.js';
 import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
 
@@ -20,6 +21,7 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   const stream = input === '-' ? process.stdin : createReadStream(input);
   const sourceRef = input === '-' ? 'stdin' : path.resolve(input);
   const summary = emptySummary();
+  fastValidator.warm();
   let batch: RawItem[] = [];
   let inFlight: Promise<BatchResult> | undefined;
 

@@ -121,6 +121,7 @@ export class IngestPipeline {
    * against 10 ms.
    */
   async prepare(): Promise<void> {
+    fastValidator.warm();
     await this.store.writeUntransacted(ensureStage);
   }
 
