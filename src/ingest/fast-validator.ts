@@ -47,11 +47,15 @@ export class FastValidator {
     const worker = await this.start();
     if (!worker) return this.here(raws);
     try {
-      const pieces: Promise<FastRows>[] = [];
-      for (let base = 0; base < raws.length; base += PIECE_ITEMS) pieces.push(this.ask(worker, base, raws.slice(base, base + PIECE_ITEMS)));
-      const found = await Promise.all(pieces);
+      const found: FastRows = { rows: [], slow: [] };
+      // One piece at a time: pieces sent at once wait in the thread's queue, each a copy of its texts.
+      for (let base = 0; base < raws.length; base += PIECE_ITEMS) {
+        const piece = await this.ask(worker, base, raws.slice(base, base + PIECE_ITEMS));
+        for (const row of piece.rows) found.rows.push(row);
+        for (const seq of piece.slow) found.slow.push(seq);
+      }
       this.ran.worker++;
-      return { rows: found.flatMap((f) => f.rows), slow: found.flatMap((f) => f.slow) };
+      return found;
     } catch {
       return this.here(raws);
     }

@@ -27,7 +27,7 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
   it('holds DuckDB\'s own checkpoints back and gives it the jobs\' memory while the job runs, whether it succeeds or fails, then sets the store\'s again', async () => {
     const seen: string[] = [];
     const cases = [
-      [{}, false, '61.0 MiB,122.0 MiB'],
+      [{}, false, '61.0 MiB,91.5 MiB'],
       [{ AFFORD_DB_CHECKPOINT_THRESHOLD: '32MB', AFFORD_DB_MEMORY_LIMIT: '256MB', AFFORD_JOBS_DB_MEMORY_LIMIT: '300MB' }, true, '30.5 MiB,244.1 MiB'],
     ] as const;
     for (const [env, fail, after] of cases) {
@@ -62,7 +62,7 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
     expect(run.status).toBe('failed');
     expect(run.message).toMatch(/no_such_method/i);
     expect(ran).toBe(false);
-    expect(await settingsNow()).toBe('61.0 MiB,122.0 MiB');
+    expect(await settingsNow()).toBe('61.0 MiB,91.5 MiB');
     expect(await rows(ctx.store, `SELECT status FROM job_runs WHERE run_id = '${run.runId}'`)).toEqual([{ status: 'failed' }]);
   });
 
@@ -71,6 +71,6 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
     const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_JOBS_DB_MEMORY_LIMIT: '1KB' });
     const run = await runJob(probe([], false), { store: ctx.store, config, logger: silentLogger }, 'cli');
     expect(run.status).toBe('failed');
-    expect(await settingsNow()).toBe('61.0 MiB,122.0 MiB');
+    expect(await settingsNow()).toBe('61.0 MiB,91.5 MiB');
   });
 });

@@ -39,11 +39,11 @@ describe('the memory settings reach DuckDB', () => {
     }
   });
 
-  it('keeps the default limit of the settings table, 128MB', async () => {
+  it('keeps the default limit of the settings table, 96MB', async () => {
     const config = loadConfig({}, { AFFORD_DB: path.join(dir, 'b.duckdb') });
     const store = await Store.open(config.AFFORD_DB, silentLogger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
     try {
-      expect(await store.read((conn) => rowsAs<{ memory_limit: string }>(conn, SETTINGS))).toMatchObject([{ memory_limit: '122.0 MiB' }]);
+      expect(await store.read((conn) => rowsAs<{ memory_limit: string }>(conn, SETTINGS))).toMatchObject([{ memory_limit: '91.5 MiB' }]);
     } finally {
       await store.close();
     }
