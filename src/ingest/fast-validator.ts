@@ -6,10 +6,10 @@ import type { RawItem } from './types.js';
 type Pending = { resolve: (rows: FastRows) => void; reject: (err: Error) => void };
 
 /**
- * Items a message to the worker carries. The thread's memory grows with what
- * one message holds (its copy of the texts, the answer, the allocator's
- * arena): a batch of 25,000 sent whole held some 60 MiB more than the same
- * batch sent in pieces of 2,048.
+ * Items a message to the worker carries, one message at a time. The
+ * thread's memory grows with what its messages hold (their copies of the
+ * texts, the answers, the allocator's arena): a batch of 25,000 sent whole
+ * held some 60 MiB more than the same batch sent in pieces of 2,048.
  */
 const PIECE_ITEMS = 2048;
 
