@@ -1,7 +1,8 @@
-import { DuckDBDataChunk, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, type Columns } from '../db/rows.js';
 import { queryFile, runScript, statements } from '../db/script.js';
 import { sqlFile } from '../db/sql-files.js';
+import { stageFastRows } from './stage.js';
 
 /**
  * The fast path of a batch: each plain transaction event that the
@@ -14,27 +15,11 @@ import { sqlFile } from '../db/sql-files.js';
  * same values.
  */
 
-/** Rows a data chunk holds: DuckDB's vector size. */
-const CHUNK_ROWS = 2048;
-
-/** Appends the fast rows' text, a data chunk at a time. */
-async function appendFastRows(conn: DuckDBConnection, rows: readonly string[]): Promise<void> {
-  await runScript(conn, 'queries/ingest/fast-rows-create');
-  const appender = await conn.createAppender('fast_rows', 'main', 'temp');
-  for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-    const part = rows.slice(at, at + CHUNK_ROWS);
-    const chunk = DuckDBDataChunk.create([VARCHAR], part.length);
-    chunk.setColumnValues(0, part as string[]);
-    appender.appendDataChunk(chunk);
-  }
-  appender.flushSync();
-  appender.closeSync();
-}
-
 /** Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and returns how many. */
 export async function stageFast(conn: DuckDBConnection, rows: readonly string[]): Promise<number> {
   if (rows.length === 0) return 0;
-  await appendFastRows(conn, rows);
+  await runScript(conn, 'queries/ingest/fast-rows-create');
+  await stageFastRows(conn, rows);
   await runScript(conn, 'queries/ingest/fast-rows');
   return rows.length;
 }

@@ -15,7 +15,8 @@ import { transactionCells, type TransactionEvent } from './transaction-cells.js'
 export const FIELD = '\x1f';
 export const NULL_CELL = '\x1e';
 
-export interface FastRows {
+/** What the fast path found in a batch (the rows staged whole are fast-settle.ts's FastRows once staged). */
+export interface FoundRows {
   /** One row of stage_transactions per fast event, in the batch's order; the first cell is its position. */
   rows: string[];
   /** Positions of every other item, in order: they go through the schema. */
@@ -35,7 +36,7 @@ export function fastRow(seq: number, e: TransactionEvent, escaped: boolean): str
 }
 
 /** The fast rows of a batch's raw texts (null for an item its source refused already), the first of them at position `base`. */
-export function fastRows(raws: readonly (string | null)[], base = 0): FastRows {
+export function fastRows(raws: readonly (string | null)[], base = 0): FoundRows {
   const rows: string[] = [];
   const slow: number[] = [];
   for (let i = 0; i < raws.length; i++) {

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { fastRows, type FastRows } from './fast-rows.js';
+import { fastRows, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
 import type { RawItem } from './types.js';
 
-type Pending = { resolve: (rows: FastRows) => void; reject: (err: Error) => void };
+type Pending = { resolve: (rows: FoundRows) => void; reject: (err: Error) => void };
 
 /**
  * Items a message to the worker carries, one message at a time. The
@@ -42,12 +42,12 @@ export class FastValidator {
   }
 
   /** The fast rows of `items`, worked out on the worker thread. */
-  async rows(items: readonly RawItem[]): Promise<FastRows> {
+  async rows(items: readonly RawItem[]): Promise<FoundRows> {
     const raws = items.map((item) => (item.refused === undefined ? item.raw : null));
     const worker = await this.start();
     if (!worker) return this.here(raws);
     try {
-      const found: FastRows = { rows: [], slow: [] };
+      const found: FoundRows = { rows: [], slow: [] };
       // One piece at a time: pieces sent at once wait in the thread's queue, each a copy of its texts.
       for (let base = 0; base < raws.length; base += PIECE_ITEMS) {
         const piece = await this.ask(worker, base, raws.slice(base, base + PIECE_ITEMS));
@@ -69,9 +69,9 @@ export class FastValidator {
     if (worker) await worker.terminate();
   }
 
-  private ask(worker: Worker, base: number, raws: (string | null)[]): Promise<FastRows> {
+  private ask(worker: Worker, base: number, raws: (string | null)[]): Promise<FoundRows> {
     const id = this.nextId++;
-    return new Promise<FastRows>((resolve, reject) => {
+    return new Promise<FoundRows>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       // Held open while an answer is awaited, and only then.
       worker.ref();
@@ -79,7 +79,7 @@ export class FastValidator {
     });
   }
 
-  private here(raws: readonly (string | null)[]): FastRows {
+  private here(raws: readonly (string | null)[]): FoundRows {
     this.ran.here++;
     return fastRows(raws);
   }
@@ -107,7 +107,7 @@ export class FastValidator {
     } catch {
       return this.gaveUp();
     }
-    worker.on('message', (m: { id: number; error?: string } & FastRows) => {
+    worker.on('message', (m: { id: number; error?: string } & FoundRows) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();

@@ -5,7 +5,7 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
-import { splitFastRow, type FastRows } from './fast-rows.js';
+import { splitFastRow, type FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BatchResult, RawItem, SourceRef } from './types.js';
@@ -79,7 +79,7 @@ export function decodeAhead(chunk: PartitionChunk): void {
 }
 
 /** The fast rows of a transaction's messages, when all were queued through decodeAhead: positions are the transaction's. */
-function foundAhead(messages: readonly SourceMessage[]): Promise<FastRows> | undefined {
+function foundAhead(messages: readonly SourceMessage[]): Promise<FoundRows> | undefined {
   const pending = new Set<Promise<void>>();
   for (const m of messages) {
     const p = finding.get(m);
@@ -87,7 +87,7 @@ function foundAhead(messages: readonly SourceMessage[]): Promise<FastRows> | und
     pending.add(p);
   }
   return Promise.all(pending).then(() => {
-    const found: FastRows = { rows: [], slow: [] };
+    const found: FoundRows = { rows: [], slow: [] };
     messages.forEach((m, seq) => {
       const tail = fastRowOf.get(m);
       if (tail === undefined || tail === null) found.slow.push(seq);

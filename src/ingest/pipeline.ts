@@ -5,7 +5,7 @@ import { isolateRejected, storeRejectionReason } from './isolate.js';
 import { prepareItems } from './prepare.js';
 import { ensureStage, writeBatch } from './write-batch.js';
 import { writeFastBatch } from './write-fast-batch.js';
-import type { FastRows } from './fast-rows.js';
+import type { FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
@@ -84,7 +84,7 @@ export class IngestPipeline {
    * with the store's error as its reason; the batch then commits once, hooks
    * included, so that a source's offsets or task are written exactly once.
    */
-  async ingest(items: readonly RawItem[], sourceHook?: BatchHook, found?: Promise<FastRows>): Promise<BatchResult> {
+  async ingest(items: readonly RawItem[], sourceHook?: BatchHook, found?: Promise<FoundRows>): Promise<BatchResult> {
     // A small batch (a steady Kafka stream's, an HTTP request's) is validated sooner than the fast path's statements run.
     if (items.length < FAST_PATH_MIN_ROWS) return this.ingestPrepared(prepareItems(items), sourceHook);
     const started = Date.now();
@@ -109,7 +109,7 @@ export class IngestPipeline {
    * next, on the fast path's worker thread, while the batch before it is
    * written: a source calls it as soon as it has a batch in hand.
    */
-  validateAhead(items: readonly RawItem[]): Promise<FastRows> | undefined {
+  validateAhead(items: readonly RawItem[]): Promise<FoundRows> | undefined {
     return items.length >= FAST_PATH_MIN_ROWS ? fastValidator.rows(items) : undefined;
   }
 

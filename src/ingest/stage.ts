@@ -5,7 +5,6 @@ import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';
 
-
 /**
  * Rows for one stage table, gathered by column and handed to DuckDB a whole
  * data chunk (2,048 rows) at a time: one call per column per chunk, and no
@@ -146,4 +145,11 @@ export async function stageDeadLetters(conn: DuckDBConnection, letters: readonly
     ]);
   }
   rows.close();
+}
+
+/** Appends the text of a batch's fast rows (see fast-rows.ts) to the temp table fast_rows, one text a row. */
+export async function stageFastRows(conn: DuckDBConnection, rows: readonly string[]): Promise<void> {
+  const table = await StageRows.open(conn, 'fast_rows');
+  for (const row of rows) table.add([row]);
+  table.close();
 }

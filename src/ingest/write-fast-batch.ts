@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fastCustomers, stageFast } from './fast-path.js';
 import { prepareItems } from './prepare.js';
-import type { FastRows } from './fast-rows.js';
+import type { FoundRows } from './fast-rows.js';
 import type { BatchResult, PreparedItem, RawItem } from './types.js';
 import { writeBatch, writeEntries } from './write-batch.js';
 
@@ -13,7 +13,7 @@ import { writeBatch, writeEntries } from './write-batch.js';
  * is written by writeBatch, all of it validated by the schema: the deletion
  * splits it.
  */
-export async function writeFastBatch(conn: DuckDBConnection, items: readonly RawItem[], found: FastRows): Promise<BatchResult> {
+export async function writeFastBatch(conn: DuckDBConnection, items: readonly RawItem[], found: FoundRows): Promise<BatchResult> {
   const prepared = prepareItems(found.slow.map((seq) => items[seq] as RawItem));
   if (prepared.some((p) => p.kind === 'event' && p.event.type === 'customer.deleted')) {
     const all: (PreparedItem | undefined)[] = new Array<PreparedItem | undefined>(items.length);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import type { FastRows } from '../../src/ingest/fast-rows.js';
+import type { FoundRows } from '../../src/ingest/fast-rows.js';
 import type { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
 import { fixturePath, rows, tempStore } from '../helpers/store.js';
@@ -63,7 +63,7 @@ describe('ingestFile with batches in turn', () => {
         events.push(`ahead ${items[0]?.ref.lineNumber}`);
         return Promise.resolve({ rows: [], slow: items.map((_, i) => i) });
       },
-      ingest: async (items: readonly RawItem[], _hook?: unknown, found?: Promise<FastRows>) => {
+      ingest: async (items: readonly RawItem[], _hook?: unknown, found?: Promise<FoundRows>) => {
         const first = items[0]?.ref.lineNumber;
         events.push(`write ${first}${found ? ' with its rows' : ''}`);
         // The first batch's write is held until the second batch has been read and asked for.

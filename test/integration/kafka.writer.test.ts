@@ -7,7 +7,7 @@ import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/
 import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
-import { fastRows, type FastRows } from '../../src/ingest/fast-rows.js';
+import { fastRows, type FoundRows } from '../../src/ingest/fast-rows.js';
 import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { silentLogger, tempStore } from '../helpers/store.js';
@@ -83,7 +83,7 @@ describe('the Kafka batch writer', () => {
       { topic: TOPIC, partition: 2, messages: messages.slice(1600) },
       { topic: TOPIC, partition: 1, messages: messages.slice(300, 1500) },
     ];
-    let seen: { items: readonly RawItem[]; found?: FastRows } | undefined;
+    let seen: { items: readonly RawItem[]; found?: FoundRows } | undefined;
     const pipeline: BatchIngester = {
       store: ctx.store,
       ingest: async (items, _hook, found) => {
