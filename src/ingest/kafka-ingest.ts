@@ -8,6 +8,7 @@ import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, Partit
 import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
+import { StallCheck } from './kafka-stall-check.js';
 
 /**
  * A transaction's byte limit: a full fetch of 16 partitions, and never below
@@ -76,15 +77,9 @@ export class KafkaIngest {
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
   private assigned = new Map<string, readonly number[]>();
-  /** For the stall check: partitions fetched, or read again after a failed write, since it last ran; and each one's position then. */
-  private activeSinceCheck = new Set<string>();
-  private positionsAtCheck = new Map<string, bigint>();
   /** Partitions with a fetched batch waiting for room in the queue. */
   private readonly waitingForRoom = new Set<string>();
-  /** The position each partition was last read again from, so that one that cannot move is read again once. */
-  private readAgainAt = new Map<string, bigint>();
-  /** What the client last fetched of each partition, for the stall check's warning. */
-  private readonly lastFetched = new Map<string, { fetched: string; offsets: string; high_watermark: string; at: number }>();
+  private readonly stalls: StallCheck;
   private stallTimer: NodeJS.Timeout | undefined;
   private consumer: GroupConsumer | undefined;
   private stopping = false;
@@ -98,6 +93,23 @@ export class KafkaIngest {
     private readonly offsetReader: OffsetReader,
   ) {
     this.log = deps.logger.child({ component: 'kafka-ingest' });
+    this.stalls = new StallCheck(
+      {
+        running: () => !this.stopping && this.consumer !== undefined,
+        assigned: () => this.assigned,
+        endOffsets: (topics) => this.offsetReader.endOffsets(topics).catch(() => undefined),
+        position: (key) => this.positions.get(key) ?? 0n,
+        holds: (topic, partition, key) => this.waitingForRoom.has(key) || this.batcher.holds(topic, partition),
+        queuedTo: (key) => this.queuedTo.get(key),
+        readAgain: (topic, partition, at) => {
+          const key = partitionKey(topic, partition);
+          this.queuedTo.delete(key);
+          this.soughtBack.delete(key);
+          this.consumer?.seek(topic, partition, String(at));
+        },
+      },
+      this.log,
+    );
     // Batches are counted where every source's are: when they commit on the store.
     deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
@@ -109,7 +121,7 @@ export class KafkaIngest {
         this.queuedTo.clear();
         this.soughtBack.clear();
         for (const [key, { topic, partition, offset }] of from) {
-          this.activeSinceCheck.add(key);
+          this.stalls.movedOn(key);
           this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
         }
       },
@@ -154,7 +166,7 @@ export class KafkaIngest {
       onRestart: () => this.deps.metrics.consumerRestarts.inc(),
     };
     this.consumer = startGroupConsumer(settings, handlers, logger);
-    this.stallTimer = setInterval(() => void this.checkStalls(), this.deps.stallCheckMs ?? STALL_CHECK_MS);
+    this.stallTimer = setInterval(() => void this.stalls.check(), this.deps.stallCheckMs ?? STALL_CHECK_MS);
     this.stallTimer.unref();
   }
 
@@ -227,8 +239,7 @@ export class KafkaIngest {
     }
     this.assigned = new Map(assignment);
     this.soughtBack.clear();
-    this.activeSinceCheck.clear();
-    this.positionsAtCheck.clear();
+    this.stalls.reset();
     // Every partition is read again from DuckDB's position; what was queued from the old assignment is fetched anew.
     this.batcher.drop();
     this.queuedTo.clear();
@@ -254,13 +265,7 @@ export class KafkaIngest {
   private async onBatch(batch: SourceBatch, control: BatchControl): Promise<void> {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
-    this.activeSinceCheck.add(key);
-    this.lastFetched.set(key, {
-      fetched: batch.fetchedOffset,
-      offsets: batch.messages.length === 0 ? 'none' : `${batch.messages[0]?.offset}..${batch.messages.at(-1)?.offset}`,
-      high_watermark: batch.highWatermark,
-      at: Date.now(),
-    });
+    this.stalls.fetched(key, batch);
     const generation = this.batcher.generation;
     const expected = this.queuedTo.get(key) ?? this.positions.get(key);
     let messages = batch.messages;
@@ -300,53 +305,6 @@ export class KafkaIngest {
     }
     if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
     control.markDone(last.offset);
-  }
-
-  /**
-   * Every STALL_CHECK_MS: an assigned partition behind its end whose stored
-   * offset has not moved since the check before, of which the client fetched
-   * nothing meanwhile (nor was it read again after a failed write), and of
-   * which nothing waits for room or to be written, has stopped. The client's position may be past DuckDB's with no batch to
-   * come and show it (a batch is what makes onBatch seek back). It is
-   * logged with what the client last fetched of it, and read again from the
-   * stored offset, once for each offset it stops at: a partition whose last
-   * offsets are a transactional producer's markers never reaches its end.
-   */
-  private async checkStalls(): Promise<void> {
-    const consumer = this.consumer;
-    if (this.stopping || !consumer || this.assigned.size === 0) return;
-    const ends = await this.offsetReader.endOffsets([...this.assigned.keys()]).catch(() => undefined);
-    if (!ends || this.stopping) return;
-    const before = this.positionsAtCheck;
-    const active = this.activeSinceCheck;
-    this.positionsAtCheck = new Map();
-    this.activeSinceCheck = new Set();
-    for (const [topic, partitions] of this.assigned) {
-      for (const partition of partitions) {
-        const key = partitionKey(topic, partition);
-        const at = this.positions.get(key) ?? 0n;
-        this.positionsAtCheck.set(key, at);
-        const end = ends.get(key) ?? 0n;
-        const still = before.get(key) === at && !active.has(key) && !this.waitingForRoom.has(key) && !this.batcher.holds(topic, partition);
-        if (at >= end || !still || this.readAgainAt.get(key) === at) continue;
-        const last = this.lastFetched.get(key);
-        this.log.warn(
-          {
-            topic,
-            partition,
-            stored: String(at),
-            end: String(end),
-            queued_to: this.queuedTo.get(key)?.toString() ?? null,
-            last_fetched: last ? { fetched: last.fetched, offsets: last.offsets, high_watermark: last.high_watermark, ago_ms: Date.now() - last.at } : null,
-          },
-          'partition is behind its end and has stopped; reading it again from the stored offset',
-        );
-        this.readAgainAt.set(key, at);
-        this.queuedTo.delete(key);
-        this.soughtBack.delete(key);
-        consumer.seek(topic, partition, String(at));
-      }
-    }
   }
 
   private onCommitted(chunk: PartitionChunk, next: bigint): void {
