@@ -11,6 +11,12 @@ export interface BatchLimits {
   bytes: number;
   /** Longest an event waits for more to join its transaction. */
   waitMs: number;
+  /**
+   * Queued events from which a transaction may be large enough for the
+   * fast path (FAST_PATH_MIN_ROWS): from then on each queued chunk is handed
+   * to `ahead` once. Without it, none is.
+   */
+  aheadRows?: number;
 }
 
 export interface BatcherEvents {
@@ -18,7 +24,18 @@ export interface BatcherEvents {
   committed(chunk: PartitionChunk, next: bigint): void;
   /** These chunks (failed, then all that were queued behind them) were dropped: their partitions must be read again from `from`. */
   dropped(from: ReadonlyMap<string, { topic: string; partition: number; offset: bigint }>, error: unknown): void;
+  /**
+   * A queued chunk that may be written in a transaction large enough for
+   * the fast path, so that its fast rows can be found now, while the
+   * transaction before is written. Chunks queued while fewer than
+   * `aheadRows` events wait (a steady stream's) are not handed over: their
+   * transaction is validated without the fast path, and finding their rows
+   * would be wasted work standing between a message and its commit.
+   */
+  ahead?(chunk: PartitionChunk): void;
 }
+
+type Queued = PartitionChunk & { queuedAt: number; handedAhead?: boolean };
 
 const MAX_BACKOFF_MS = 30_000;
 /** The longest a transaction waits for a backlog still streaming in, in times `waitMs`. */
@@ -38,7 +55,7 @@ const chunkBytes = (messages: readonly SourceMessage[]): number => messages.redu
  * fetched twice (a rebalance, a seek back) is written once.
  */
 export class KafkaBatcher {
-  private queue: Array<PartitionChunk & { queuedAt: number }> = [];
+  private queue: Queued[] = [];
   /** The chunks of the transaction being written, or of a failed one until its partitions are read again. */
   private writing: readonly PartitionChunk[] = [];
   private rows = 0;
@@ -97,8 +114,22 @@ export class KafkaBatcher {
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
     this.bytes += chunkBytes(chunk.messages);
+    if (this.rows >= (this.limits.aheadRows ?? Infinity)) this.handAhead();
     if (!this.backingOff && (this.rows >= this.limits.rows || this.bytes >= this.limits.bytes)) this.wake?.();
     this.ensureLoop();
+  }
+
+  /**
+   * Hands every queued chunk not handed yet to `ahead`. Called whenever the
+   * queue holds `aheadRows` or more, so that a transaction that large, which
+   * only such a queue can give, is made of chunks all handed over.
+   */
+  private handAhead(): void {
+    for (const chunk of this.queue) {
+      if (chunk.handedAhead) continue;
+      chunk.handedAhead = true;
+      this.events.ahead?.(chunk);
+    }
   }
 
   /**
@@ -237,7 +268,7 @@ export class KafkaBatcher {
     let rows = 0;
     let bytes = 0;
     while (this.queue.length > 0) {
-      let next = this.queue[0] as PartitionChunk & { queuedAt: number };
+      let next = this.queue[0] as Queued;
       let size = chunkBytes(next.messages);
       if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) {
         // A backlog fills its transaction to the row limit: the front of the next chunk joins, its rest stays first in line.

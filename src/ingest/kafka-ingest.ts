@@ -5,10 +5,11 @@ import { describeConnection, type KafkaIngestSettings } from './kafka-settings.j
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
 import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
+import { decodeAhead, findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 import { StallCheck } from './kafka-stall-check.js';
+import { FAST_PATH_MIN_ROWS } from './pipeline.js';
 
 /**
  * A transaction's byte limit: a full fetch of 16 partitions, and never below
@@ -114,9 +115,10 @@ export class KafkaIngest {
     deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
     const { batchRows, batchBytes, batchWaitMs } = deps.settings;
-    const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs };
+    const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs, aheadRows: FAST_PATH_MIN_ROWS };
     this.batcher = new KafkaBatcher(writer, limits, this.positions, {
       committed: (chunk, next) => this.onCommitted(chunk, next),
+      ahead: findAhead,
       dropped: (from) => {
         this.queuedTo.clear();
         this.soughtBack.clear();

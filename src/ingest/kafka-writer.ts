@@ -49,7 +49,7 @@ const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
 
 /** Messages already decoded into the items the pipeline takes (decodeAhead). */
 const decoded = new WeakMap<SourceMessage, RawItem>();
-/** Each message's fast row without its position (fast-rows.ts), or null for one the schema must see, once found (decodeAhead). */
+/** Each message's fast row without its position (fast-rows.ts), or null for one the schema must see, once found (findAhead). */
 const fastRowOf = new WeakMap<SourceMessage, string | null>();
 /** Settles when the fast rows of the chunk a message was queued in are found. */
 const finding = new WeakMap<SourceMessage, Promise<void>>();
@@ -57,17 +57,20 @@ const finding = new WeakMap<SourceMessage, Promise<void>>();
 /**
  * Decodes a chunk's messages as it is queued, while the transaction before
  * it is written, rather than when its own transaction starts (some 30 ms a
- * transaction of 25,000 events that would otherwise stand between two), and
- * starts finding their fast rows on the fast path's worker thread. The
- * consumer may merge or split queued chunks into transactions, so what is
- * found is kept by message.
+ * transaction of 25,000 events that would otherwise stand between two).
  */
 export function decodeAhead(chunk: PartitionChunk): void {
-  const items = chunk.messages.map((m) => {
-    const item = rawItemOf(m, refOf(chunk, m));
-    decoded.set(m, item);
-    return item;
-  });
+  for (const m of chunk.messages) decoded.set(m, rawItemOf(m, refOf(chunk, m)));
+}
+
+/**
+ * Starts finding the fast rows of a queued chunk (decoded by decodeAhead,
+ * or here) on the fast path's worker thread. The consumer may merge or
+ * split queued chunks into transactions, so what is found is kept by
+ * message.
+ */
+export function findAhead(chunk: PartitionChunk): void {
+  const items = chunk.messages.map((m) => decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
   const found = fastValidator.rows(items).then(({ rows, slow }) => {
     for (const row of rows) {
       const { seq, tail } = splitFastRow(row);
@@ -78,7 +81,7 @@ export function decodeAhead(chunk: PartitionChunk): void {
   for (const m of chunk.messages) finding.set(m, found);
 }
 
-/** The fast rows of a transaction's messages, when all were queued through decodeAhead: positions are the transaction's. */
+/** The fast rows of a transaction's messages, when all were handed to findAhead: positions are the transaction's. */
 function foundAhead(messages: readonly SourceMessage[]): Promise<FoundRows> | undefined {
   const pending = new Set<Promise<void>>();
   for (const m of messages) {
@@ -189,7 +192,7 @@ export class KafkaBatchWriter {
    * the rest with the offsets once, so a poison message never stalls its
    * partition. This throws only when the store or the DLQ fails as a whole;
    * the consumer then retries from the committed offsets. The fast rows of
-   * the messages were found as they were queued (decodeAhead), so the
+   * the messages were found while they were queued (findAhead), so the
    * pipeline need not wait for them.
    */
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeadLetterPublisher } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/ingest/kafka-types.js';
-import { decodeAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
+import { decodeAhead, findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
 import { fastRows, type FoundRows } from '../../src/ingest/fast-rows.js';
@@ -68,7 +68,7 @@ describe('the Kafka batch writer', () => {
     expect(seen[3]).not.toBe(first[3]);
   });
 
-  it('hands the pipeline the fast rows found as the chunks were queued, at their places in the transaction, however the chunks were split and merged', async () => {
+  it('hands the pipeline the fast rows found ahead for the queued chunks, at their places in the transaction, however the chunks were split and merged', async () => {
     const lines = [...generateEvents({ customers: 6, months: 12, seed: 5, faults: true, endMonth: '2024-12' })].map((l) => l.trimEnd());
     expect(lines.length - 400).toBeGreaterThan(FAST_PATH_MIN_ROWS);
     const messages = lines.map((l, i) => message(1000 + i, l));
@@ -78,7 +78,10 @@ describe('the Kafka batch writer', () => {
       { topic: TOPIC, partition: 1, messages: messages.slice(700, 1500) },
       { topic: TOPIC, partition: 2, messages: messages.slice(1500) },
     ];
-    queued.forEach(decodeAhead);
+    queued.forEach((chunk) => {
+      decodeAhead(chunk);
+      findAhead(chunk);
+    });
     const written: PartitionChunk[] = [
       { topic: TOPIC, partition: 2, messages: messages.slice(1600) },
       { topic: TOPIC, partition: 1, messages: messages.slice(300, 1500) },
@@ -96,7 +99,7 @@ describe('the Kafka batch writer', () => {
     expect(seen?.found).toEqual(expected);
     expect(expected.rows.length).toBeGreaterThan(FAST_PATH_MIN_ROWS);
     expect(seen?.items.map((i) => i.ref.offset)).toEqual([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => m.offset));
-    // A message that was not queued through decodeAhead leaves the pipeline to find the rows itself.
+    // A message whose rows were not looked for ahead leaves the pipeline to find them itself.
     const stray: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(1, lines[0] as string)] };
     await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit([...written, stray]);
     expect(seen?.found).toBeUndefined();

@@ -37,4 +37,56 @@ describe('the Kafka batcher', () => {
     expect(written).toEqual(['0@3', '1@7']);
     await batcher.close();
   });
+
+  it('hands chunks ahead, for their fast rows, only once the queue holds enough events for the fast path, each chunk once', async () => {
+    let offset = 0;
+    const chunkOf = (partition: number, n: number): PartitionChunk => {
+      const messages = Array.from({ length: n }, () => ({ offset: String(offset), key: null, value: Buffer.from(`m${offset++}`), headers: {} }) satisfies SourceMessage);
+      return { topic: 'afford.batcher-test.v1', partition, messages, highWatermark: String(offset) };
+    };
+    // The writer holds each transaction until released, so that chunks queue up behind it.
+    let holding: Array<() => void> = [];
+    let hold = true;
+    const writer = {
+      write: async (chunks: readonly PartitionChunk[]): Promise<WriteOutcome> => {
+        if (hold) await new Promise<void>((resolve) => holding.push(resolve));
+        return { committed: [...chunks], failed: [] };
+      },
+    } as unknown as KafkaBatchWriter;
+    const releaseAll = (): void => {
+      const held = holding;
+      holding = [];
+      held.forEach((resolve) => resolve());
+    };
+    const writing = (): Promise<void> => until(() => holding.length === 1, () => 'a transaction being written', 2000, 5);
+    const handed: string[] = [];
+    const name = (c: PartitionChunk): string => `${c.partition}@${c.messages[0]?.offset}+${c.messages.length}`;
+    const batcher = new KafkaBatcher(writer, { rows: 10_000, bytes: 1 << 26, waitMs: 0, aheadRows: 100 }, new Map(), {
+      committed: () => undefined,
+      dropped: () => undefined,
+      ahead: (c) => handed.push(name(c)),
+    }, createLogger('silent'));
+    // A steady stream: small chunks, each written on its own, none handed ahead.
+    for (let i = 0; i < 3; i++) {
+      batcher.add(chunkOf(i, 10));
+      await writing();
+      releaseAll();
+    }
+    expect(handed).toEqual([]);
+    // The writer stalls; chunks queue up behind it, under the threshold, then past it.
+    batcher.add(chunkOf(0, 10));
+    await writing();
+    const queued = [chunkOf(1, 40), chunkOf(2, 40)];
+    queued.forEach((c) => batcher.add(c));
+    expect(handed).toEqual([]);
+    const crossing = chunkOf(3, 30);
+    batcher.add(crossing);
+    expect(handed).toEqual([...queued, crossing].map(name));
+    const later = chunkOf(4, 5);
+    batcher.add(later);
+    expect(handed).toEqual([...queued, crossing, later].map(name));
+    hold = false;
+    releaseAll();
+    await batcher.close();
+  });
 });
