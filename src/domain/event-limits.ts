@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Every size an event may have. The API reads what ingest stores, so its
  * limits are the same numbers: an id that ingest accepts can always be named
@@ -29,17 +27,6 @@ export const LIMITS = {
   /** Characters of one field error in a reason. */
   issueChars: 200,
 } as const;
-
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** A string of at most `max` characters, with no unpaired surrogate (it could not be stored as UTF-8 without changing it). */
-export function boundedText(max: number): z.ZodString {
-  return z.string().max(max, `must be at most ${max} characters`).refine((s) => !LONE_SURROGATE.test(s), 'must be valid Unicode text');
-}
-
-export const idText = boundedText(LIMITS.id).min(1, 'is required');
-export const freeText = boundedText(LIMITS.text);
-export const codeText = boundedText(LIMITS.code);
 
 /**
  * Whether a parsed JSON value nests deeper than `max` arrays and objects.

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { boundedText, codeText, freeText, idText, LIMITS, nestsDeeperThan } from './event-limits.js';
-import { isoInstant, occurredAt } from './instants.js';
+import { LIMITS, nestsDeeperThan } from './event-limits.js';
+import { boundedText, codeText, freeText, idText } from './text-schemas.js';
+import { isoInstant, occurredAt } from './instant-schemas.js';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
-import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './money.js';
+import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './amount-text.js';
 import { hasPair, UK_V2 } from './taxonomy.js';
 
-export { isoInstant } from './instants.js';
+export { isoInstant } from './instant-schemas.js';
 
 // The same list the API checks its currency parameter against: data in a code it would refuse could never be read.
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').refine(isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE);

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Years a timestamp may fall in: nothing this service holds is older than Unix time or later than this century. */
 export const YEAR_MIN = 1970;
 export const YEAR_MAX = 2100;
@@ -25,18 +23,3 @@ export function instantProblem(s: string): string | null {
   if (m[8] !== 'Z' && (Number(m[10]) > 14 || Number(m[11]) > 59)) return 'must have a real zone offset';
   return null;
 }
-
-/** ISO 8601 with a zone (Z or an offset), a real calendar date and time; normalised to UTC `...Z`. */
-export const isoInstant = z
-  .string()
-  .max(40, 'must be an ISO 8601 timestamp with a time zone')
-  .superRefine((s, ctx) => {
-    const problem = instantProblem(s);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .transform((s) => new Date(s).toISOString());
-
-/** The version of an event: also at most OCCURRED_AT_MAX_FUTURE_DAYS after now. */
-export const occurredAt = isoInstant.refine((iso) => Date.parse(iso) <= Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000, {
-  message: `must be at most ${OCCURRED_AT_MAX_FUTURE_DAYS} days in the future`,
-});

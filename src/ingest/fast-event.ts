@@ -2,7 +2,7 @@ import { isKnownCurrency } from '../domain/currencies.js';
 import { LIMITS } from '../domain/event-limits.js';
 import type { IngestEvent, TransactionData } from '../domain/events.js';
 import { instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
-import { AMOUNT_PATTERN, isPositiveAmount, SIGNED_AMOUNT_PATTERN } from '../domain/money.js';
+import { AMOUNT_PATTERN, isPositiveAmount, SIGNED_AMOUNT_PATTERN } from '../domain/amount-text.js';
 import { hasPair, UK_V2 } from '../domain/taxonomy.js';
 
 /**

@@ -5,6 +5,7 @@ import { generateEvents } from '../../src/generate/index.js';
 import { stageFast } from '../../src/ingest/fast-path.js';
 import { fastRows } from '../../src/ingest/fast-rows.js';
 import { FastValidator, fastValidator } from '../../src/ingest/fast-validator.js';
+import { fastWorkerCode } from '../../src/ingest/fast-worker-code.js';
 import { prepareItems } from '../../src/ingest/prepare.js';
 import { transactionCells, type TransactionEvent } from '../../src/ingest/transaction-cells.js';
 import type { BatchResult, RawItem } from '../../src/ingest/types.js';
@@ -153,6 +154,17 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     const escaped = line.replace(/"description":"[^"]*"/, '"description":"a\\u001fb"');
     expect(parseEvent(escaped).ok).toBe(true);
     expect(fastRows([line, escaped])).toMatchObject({ slow: [1] });
+  });
+
+  it("bundles for its worker thread only the check's own sources: no schema library, no decimal arithmetic", async () => {
+    const code = await fastWorkerCode();
+    // esbuild names each module it bundles in a comment above its code.
+    const modules = code.match(/^\/\/ \S+[.][cm]?[jt]s$/gm) ?? [];
+    expect(modules).toContain('// src/ingest/fast-rows.ts');
+    expect(modules).toContain('// src/ingest/fast-event.ts');
+    expect(modules.filter((m) => m.includes('node_modules/'))).toEqual([]);
+    // The script the thread compiles before its first batch: it was 835,000 characters with the schema library in it.
+    expect(code.length).toBeLessThan(50_000);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instantProblem, isoInstant, occurredAt } from '../../src/domain/instants.js';
+import { instantProblem } from '../../src/domain/instants.js';
+import { isoInstant, occurredAt } from '../../src/domain/instant-schemas.js';
 
 describe('instants', () => {
   it.each([

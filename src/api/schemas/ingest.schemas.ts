@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idText, LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
+import { LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
+import { idText } from '../../domain/text-schemas.js';
 import type { TransactionData } from '../../domain/events.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../tasks/ingestion.js';
 import { envelopeOf } from './common.js';
