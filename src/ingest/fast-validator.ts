@@ -3,8 +3,6 @@ import { fastRows, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
 import type { RawItem } from './types.js';
 
-type Pending = { resolve: (rows: FoundRows) => void; reject: (err: Error) => void };
-
 /**
  * Items a message to the worker carries, one message at a time. The
  * thread's memory grows with what its messages hold (their copies of the
@@ -20,20 +18,49 @@ const PIECE_ITEMS = 2048;
  */
 const YOUNG_GENERATION_MB = 8;
 
+/** The rows of one search (`rows` or `stream`), found a piece at a time. */
+interface Search {
+  found: FoundRows[];
+  /** Pieces queued and not yet worked out. */
+  left: number;
+  /** No more pieces will come. */
+  ended: boolean;
+  resolve: (rows: FoundRows) => void;
+}
+
+/** A batch's items handed over one by one as they are read, its rows found a piece at a time meanwhile. */
+export interface RowStream {
+  add(item: RawItem): void;
+  /** The batch is whole: its rows, once every piece is worked out. */
+  end(): Promise<FoundRows>;
+}
+
+/** A piece of a search waiting to be worked out, on the worker thread or on the calling thread. */
+interface Piece {
+  search: Search;
+  index: number;
+  base: number;
+  raws: (string | null)[];
+}
+
 /**
  * Finds a batch's fast rows (fast-rows.ts) on a worker thread, so that the
  * JavaScript work of a batch runs on the second core while DuckDB writes the
  * batch before on the first. One worker for the process, started on first
- * use (or by warm) and holding the process open only while an answer is
- * awaited. Should the thread fail, the work is done on the calling thread
- * instead: the same rows, only slower.
+ * use (or by warm) and holding the process open only while it works on a
+ * piece. Batches are queued in pieces, which the thread takes one at a
+ * time in the order they came; a caller that can do nothing until some rows
+ * are found (`helpUntil`) works out pieces from the same queue meanwhile.
+ * Should the thread fail, the work is done on the calling thread instead:
+ * the same rows, only slower.
  */
 export class FastValidator {
   private worker: Promise<Worker | undefined> | undefined;
   private failed = false;
-  private nextId = 0;
-  private readonly pending = new Map<number, Pending>();
-  /** How many batches were worked out on the worker thread, and how many on the calling thread. */
+  private readonly queue: Piece[] = [];
+  /** The piece on the worker thread, if one is. */
+  private onWorker: Piece | undefined;
+  /** How many pieces were worked out on the worker thread, and how many on the calling thread. */
   readonly ran = { worker: 0, here: 0 };
 
   /** Starts the worker thread, if it is not started, so that the first batch does not wait for it. */
@@ -41,27 +68,72 @@ export class FastValidator {
     void this.start();
   }
 
-  /** The fast rows of `items`, worked out on the worker thread. */
-  async rows(items: readonly RawItem[]): Promise<FoundRows> {
-    const raws = items.map((item) => (item.refused === undefined ? item.raw : null));
-    const worker = await this.start();
-    if (!worker) return this.here(raws);
-    try {
-      const found: FoundRows = { rows: [], slow: [] };
-      // One piece at a time: pieces sent at once wait in the thread's queue, each a copy of its texts.
-      for (let base = 0; base < raws.length; base += PIECE_ITEMS) {
-        const piece = await this.ask(worker, base, raws.slice(base, base + PIECE_ITEMS));
-        for (const row of piece.rows) found.rows.push(row);
-        for (const seq of piece.slow) found.slow.push(seq);
-      }
-      this.ran.worker++;
-      return found;
-    } catch {
-      return this.here(raws);
-    }
+  /** The fast rows of `items`, found on the worker thread (and by whoever helps, see helpUntil). */
+  rows(items: readonly RawItem[]): Promise<FoundRows> {
+    const stream = this.stream();
+    for (const item of items) stream.add(item);
+    return stream.end();
   }
 
-  /** Ends the worker thread; later batches are worked out on the calling thread. */
+  /**
+   * The fast rows of a batch whose items come one by one: each piece is
+   * queued as soon as it is whole, so that the thread works on the start of
+   * a batch while the rest is still being read.
+   */
+  stream(): RowStream {
+    let resolve: (rows: FoundRows) => void = () => undefined;
+    const promise = new Promise<FoundRows>((r) => (resolve = r));
+    const search: Search = { found: [], left: 0, ended: false, resolve };
+    let raws: (string | null)[] = [];
+    let base = 0;
+    const queuePiece = (): void => {
+      if (raws.length === 0) return;
+      search.left++;
+      this.queue.push({ search, index: search.found.length, base, raws });
+      search.found.push({ rows: [], slow: [] });
+      base += raws.length;
+      raws = [];
+      void this.pump();
+    };
+    return {
+      add: (item) => {
+        raws.push(item.refused === undefined ? item.raw : null);
+        if (raws.length === PIECE_ITEMS) queuePiece();
+      },
+      end: () => {
+        if (!search.ended) {
+          queuePiece();
+          search.ended = true;
+          if (search.left === 0) this.finish(search);
+        }
+        return promise;
+      },
+    };
+  }
+
+  /**
+   * Works out queued pieces on the calling thread, oldest first, until
+   * `awaited` settles, then returns it: for a caller that would otherwise
+   * only wait for it (the writer before a batch, while its rows are still
+   * being found; at the start, before the thread has done its first piece).
+   * It yields to the event loop between pieces, so that the thread's
+   * answers are taken as they come.
+   */
+  async helpUntil<T>(awaited: Promise<T>): Promise<T> {
+    let settled = false;
+    const done = awaited.finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      const piece = this.queue.shift();
+      if (piece === undefined) break;
+      this.here(piece);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return done;
+  }
+
+  /** Ends the worker thread; later pieces are worked out on the calling thread. */
   async stop(): Promise<void> {
     const worker = await this.worker;
     this.failed = true;
@@ -69,19 +141,41 @@ export class FastValidator {
     if (worker) await worker.terminate();
   }
 
-  private ask(worker: Worker, base: number, raws: (string | null)[]): Promise<FoundRows> {
-    const id = this.nextId++;
-    return new Promise<FoundRows>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // Held open while an answer is awaited, and only then.
-      worker.ref();
-      worker.postMessage({ id, base, raws });
-    });
+  /** Hands the oldest queued piece to the worker thread, if it is free; without a thread, works out the queue here. */
+  private async pump(): Promise<void> {
+    if (this.onWorker !== undefined || this.queue.length === 0) return;
+    const worker = await this.start();
+    if (this.onWorker !== undefined) return;
+    if (!worker) {
+      for (let piece = this.queue.shift(); piece !== undefined; piece = this.queue.shift()) this.here(piece);
+      return;
+    }
+    const piece = this.queue.shift();
+    if (piece === undefined) return;
+    this.onWorker = piece;
+    // Held open while a piece is on the thread, and only then.
+    worker.ref();
+    worker.postMessage({ id: piece.index, base: piece.base, raws: piece.raws });
   }
 
-  private here(raws: readonly (string | null)[]): FoundRows {
+  private here(piece: Piece): void {
     this.ran.here++;
-    return fastRows(raws);
+    this.settle(piece, fastRows(piece.raws, piece.base));
+  }
+
+  private settle(piece: Piece, rows: FoundRows): void {
+    const { search } = piece;
+    search.found[piece.index] = rows;
+    if (--search.left === 0 && search.ended) this.finish(search);
+  }
+
+  private finish(search: Search): void {
+    const all: FoundRows = { rows: [], slow: [] };
+    for (const part of search.found) {
+      for (const row of part.rows) all.rows.push(row);
+      for (const seq of part.slow) all.slow.push(seq);
+    }
+    search.resolve(all);
   }
 
   private start(): Promise<Worker | undefined> {
@@ -93,9 +187,14 @@ export class FastValidator {
     return this.worker;
   }
 
+  /** No thread from now on: the piece it held, and the rest of the queue, are worked out here. */
   private gaveUp(): undefined {
     this.failed = true;
     this.worker = undefined;
+    const held = this.onWorker;
+    this.onWorker = undefined;
+    if (held) this.here(held);
+    void this.pump();
     return undefined;
   }
 
@@ -107,20 +206,21 @@ export class FastValidator {
     } catch {
       return this.gaveUp();
     }
-    worker.on('message', (m: { id: number; error?: string } & FoundRows) => {
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) worker.unref();
-      if (m.error !== undefined) p?.reject(new Error(m.error));
-      else p?.resolve({ rows: m.rows, slow: m.slow });
+    worker.on('message', (m: { error?: string } & FoundRows) => {
+      const piece = this.onWorker;
+      this.onWorker = undefined;
+      worker.unref();
+      if (piece === undefined) return;
+      if (m.error !== undefined) {
+        this.here(piece);
+      } else {
+        this.ran.worker++;
+        this.settle(piece, { rows: m.rows, slow: m.slow });
+      }
+      void this.pump();
     });
-    const fail = (err: Error): void => {
-      this.gaveUp();
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the fast path's worker exited (${code})`)));
+    worker.on('error', () => this.gaveUp());
+    worker.on('exit', () => this.gaveUp());
     // Last: listening for messages holds the process open too.
     worker.unref();
     return worker;

@@ -13,7 +13,8 @@ export interface FileIngestOptions {
 /**
  * Streams an NDJSON file (or standard input for '-') through the pipeline in
  * bounded batches, so memory stays flat whatever the file's size. One batch
- * is read while the previous one is being written. Re-reading
+ * is read, and its fast rows found piece by piece, while the previous one is
+ * being written. Re-reading
  * a file is harmless: versions make replays no-ops and dead letters are keyed
  * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
@@ -23,6 +24,8 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   const summary = emptySummary();
   fastValidator.warm();
   let batch: RawItem[] = [];
+  // The fast rows of the batch being read, found as its lines come in, while the batch before is written.
+  let ahead = pipeline.rowsAhead(options.batchRows);
   let inFlight: Promise<BatchResult> | undefined;
 
   const settle = async (): Promise<void> => {
@@ -35,16 +38,18 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   const submit = async (): Promise<void> => {
     if (batch.length === 0) return;
     const items = batch;
+    const found = ahead?.end();
     batch = [];
-    // Its fast rows are found on the worker thread while the batch before is written.
-    const found = pipeline.validateAhead(items);
+    ahead = pipeline.rowsAhead(options.batchRows);
     await settle();
     inFlight = pipeline.ingest(items, undefined, found);
   };
 
   try {
     for await (const { raw, lineNumber, refused } of readLines(stream)) {
-      batch.push({ raw, ref: { source: 'file', sourceRef, lineNumber }, ...(refused === undefined ? {} : { refused }) });
+      const item: RawItem = { raw, ref: { source: 'file', sourceRef, lineNumber }, ...(refused === undefined ? {} : { refused }) };
+      batch.push(item);
+      ahead?.add(item);
       if (batch.length >= options.batchRows) await submit();
     }
     await submit();

@@ -6,7 +6,7 @@ import { prepareItems } from './prepare.js';
 import { ensureStage, writeBatch } from './write-batch.js';
 import { writeFastBatch } from './write-fast-batch.js';
 import type { FoundRows } from './fast-rows.js';
-import { fastValidator } from './fast-validator.js';
+import { fastValidator, type RowStream } from './fast-validator.js';
 import type { BatchResult, PreparedItem, RawItem, SourceRef } from './types.js';
 import { affordError, errorCode } from '../domain/errors.js';
 
@@ -75,7 +75,7 @@ export class IngestPipeline {
   /**
    * Writes the batch: from FAST_PATH_MIN_ROWS events up, the plain
    * transaction events are checked by hand on the fast path's worker thread
-   * (`found`, when the source asked for them ahead; see validateAhead) and
+   * (`found`, when the source asked for them ahead; see rowsAhead) and
    * staged in bulk (write-fast-batch.ts), and only the rest go through the
    * schema. When
    * the store rejects an event that passed validation (a value SQL cannot
@@ -89,8 +89,8 @@ export class IngestPipeline {
     if (items.length < FAST_PATH_MIN_ROWS) return this.ingestPrepared(prepareItems(items), sourceHook);
     const started = Date.now();
     let result: BatchResult;
-    // Found before the transaction begins, so that it never stands open waiting for them.
-    const rows = await (found ?? fastValidator.rows(items));
+    // Found before the transaction begins, so that it never stands open waiting for them; this thread helps meanwhile.
+    const rows = await fastValidator.helpUntil(found ?? fastValidator.rows(items));
     try {
       // The plain transaction events the hand-written check takes are staged as they are; the schema sees the rest.
       result = await this.commit((conn) => writeFastBatch(conn, items, rows), sourceHook);
@@ -105,12 +105,15 @@ export class IngestPipeline {
   }
 
   /**
-   * Starts finding the fast rows of a batch that `ingest` will be given
+   * Starts finding the fast rows of the batch that `ingest` will be given
    * next, on the fast path's worker thread, while the batch before it is
-   * written: a source calls it as soon as it has a batch in hand.
+   * written: a source that reads batches of up to `batchRows` items hands
+   * each item over as it reads it, and the batch's rows (`end`) to
+   * `ingest`. Undefined when batches that size are never large enough for
+   * the fast path.
    */
-  validateAhead(items: readonly RawItem[]): Promise<FoundRows> | undefined {
-    return items.length >= FAST_PATH_MIN_ROWS ? fastValidator.rows(items) : undefined;
+  rowsAhead(batchRows: number): RowStream | undefined {
+    return batchRows >= FAST_PATH_MIN_ROWS ? fastValidator.stream() : undefined;
   }
 
   /**

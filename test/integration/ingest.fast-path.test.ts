@@ -15,6 +15,7 @@ import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
 import { overflowCust1April, salaryLine } from '../helpers/overflow.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { mutate, type Json } from '../helpers/json-mutate.js';
+import { until } from '../helpers/time.js';
 
 
 const generated = [...generateEvents({ customers: 12, months: 4, seed: 23, faults: true, endMonth: '2024-04' })].map((l) => l.trimEnd());
@@ -132,7 +133,7 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     const batch = items(lines, 'corpus');
     batch[3] = { ...(batch[3] as RawItem), refused: 'the line is not valid UTF-8' };
     const onWorker = await validator.rows(batch);
-    expect(validator.ran).toEqual({ worker: 1, here: 0 });
+    expect(validator.ran).toEqual({ worker: Math.ceil(batch.length / 2048), here: 0 });
     const here = fastRows(batch.map((i) => (i.refused === undefined ? i.raw : null)));
     expect(onWorker).toEqual(here);
     expect(onWorker.slow).toContain(3);
@@ -142,11 +143,46 @@ describe('the fast path (plain transaction events checked by hand on a worker th
   it('finds the rows on the calling thread when the worker thread is gone, and goes on doing so', async () => {
     const validator = new FastValidator();
     const batch = items(generated, 'generated');
+    const pieces = Math.ceil(batch.length / 2048);
     await validator.rows(batch);
     await validator.stop();
     const after = await validator.rows(batch);
-    expect(validator.ran).toEqual({ worker: 1, here: 1 });
+    expect(validator.ran).toEqual({ worker: pieces, here: pieces });
     expect(after).toEqual(fastRows(generated));
+  });
+
+  it('finds the rows of a batch handed over item by item, starting on its first pieces before the batch is whole', async () => {
+    const validator = new FastValidator();
+    const batch = items(Array.from({ length: 3 }, () => lines).flat(), 'corpus x 3');
+    expect(batch.length).toBeGreaterThan(3 * 2048);
+    const stream = validator.stream();
+    batch.slice(0, 2 * 2048).forEach((item) => stream.add(item));
+    // Two whole pieces are queued: the thread works them out while the rest of the batch is still to come.
+    await until(() => validator.ran.worker === 2, () => `pieces worked out so far: ${JSON.stringify(validator.ran)}`, 20_000, 10);
+    batch.slice(2 * 2048).forEach((item) => stream.add(item));
+    expect(await stream.end()).toEqual(fastRows(batch.map((i) => i.raw)));
+    expect(validator.ran).toEqual({ worker: Math.ceil(batch.length / 2048), here: 0 });
+    await validator.stop();
+  });
+
+  it('lets a caller waiting for rows work out queued pieces itself, oldest first, and the rows are the same', async () => {
+    const validator = new FastValidator();
+    const batch = items(Array.from({ length: 4 }, () => lines).flat(), 'corpus x 4');
+    const pieces = Math.ceil(batch.length / 2048);
+    expect(pieces).toBeGreaterThanOrEqual(4);
+    const later = items(Array.from({ length: 4 }, () => generated).flat(), 'generated x 4');
+    // The thread is still starting when the caller begins to help: the first pieces are worked out here.
+    const found = validator.rows(batch);
+    const next = validator.rows(later);
+    const helped = await validator.helpUntil(found);
+    expect(helped).toEqual(fastRows(batch.map((i) => i.raw)));
+    expect(validator.ran.here).toBeGreaterThan(0);
+    expect(validator.ran.here + validator.ran.worker).toBeGreaterThanOrEqual(pieces);
+    // It stops helping once its own rows are found: what is left of the next batch is the thread's.
+    expect(validator.ran.here + validator.ran.worker).toBeLessThan(pieces + Math.ceil(later.length / 2048));
+    expect(await next).toEqual(fastRows(later.map((i) => i.raw)));
+    expect(validator.ran.worker).toBeGreaterThan(0);
+    await validator.stop();
   });
 
   it('leaves to the schema a row whose text holds a separator, which only an escape can put there', () => {

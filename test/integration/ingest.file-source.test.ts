@@ -55,13 +55,22 @@ describe('ingestFile on the hand-computed fixture', () => {
 });
 
 describe('ingestFile with batches in turn', () => {
-  it("asks for a batch's fast rows as soon as it is read, while the batch before it is still being written, and hands them to its write", async () => {
+  it("hands each line over for its batch's fast rows as it is read, while the batch before it is still being written, and hands the rows to its write", async () => {
     const events: string[] = [];
     let release: (() => void) | undefined;
     const pipeline = {
-      validateAhead: (items: readonly RawItem[]) => {
-        events.push(`ahead ${items[0]?.ref.lineNumber}`);
-        return Promise.resolve({ rows: [], slow: items.map((_, i) => i) });
+      rowsAhead: () => {
+        const seen: RawItem[] = [];
+        return {
+          add: (item: RawItem) => {
+            if (seen.length === 0) events.push(`ahead ${item.ref.lineNumber}`);
+            seen.push(item);
+          },
+          end: () => {
+            events.push(`end ${seen[0]?.ref.lineNumber} after ${seen.length}`);
+            return Promise.resolve({ rows: [], slow: seen.map((_, i) => i) });
+          },
+        };
       },
       ingest: async (items: readonly RawItem[], _hook?: unknown, found?: Promise<FoundRows>) => {
         const first = items[0]?.ref.lineNumber;
@@ -75,13 +84,13 @@ describe('ingestFile with batches in turn', () => {
     // Released once the second batch is asked for, or after a second at the latest, so that a source that asks too late fails rather than hangs.
     const deadline = Date.now() + 1000;
     const whenAsked = setInterval(() => {
-      if (events.includes('ahead 4') || Date.now() > deadline) release?.();
+      if (events.includes('end 4 after 3') || Date.now() > deadline) release?.();
     }, 5);
     try {
       await ingestFile(pipeline as unknown as IngestPipeline, fixturePath('hand-computed.ndjson'), { batchRows: 3 });
     } finally {
       clearInterval(whenAsked);
     }
-    expect(events.slice(0, 5)).toEqual(['ahead 1', 'write 1 with its rows', 'ahead 4', 'committed 1', 'write 4 with its rows']);
+    expect(events.slice(0, 7)).toEqual(['ahead 1', 'end 1 after 3', 'write 1 with its rows', 'ahead 4', 'end 4 after 3', 'committed 1', 'write 4 with its rows']);
   });
 });
