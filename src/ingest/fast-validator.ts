@@ -4,12 +4,21 @@ import { fastWorkerCode } from './fast-worker-code.js';
 import type { RawItem } from './types.js';
 
 /**
- * Items a message to the worker carries, one message at a time. The
- * thread's memory grows with what its messages hold (their copies of the
- * texts, the answers, the allocator's arena): a batch of 25,000 sent whole
- * held some 60 MiB more than the same batch sent in pieces of 2,048.
+ * Most items a message to the worker carries. The thread's memory grows with
+ * what its messages hold (their copies of the texts, the answers, the
+ * allocator's arena): a batch of 25,000 sent whole held some 60 MiB more
+ * than the same batch sent in pieces of 2,048. A message carries one piece
+ * of a batch or several small ones (a Kafka chunk's may be a few hundred
+ * items), so that small pieces do not cost a round trip each.
  */
 const PIECE_ITEMS = 2048;
+
+/**
+ * Messages on the thread at once: while it works on one, the next waits in
+ * its port, so that the thread does not wait for the main thread (busy
+ * decoding a Kafka fetch, say) to send it more.
+ */
+const IN_FLIGHT = 2;
 
 /**
  * The worker's young generation, MiB: the check makes short-lived objects
@@ -47,10 +56,11 @@ interface Piece {
  * Finds a batch's fast rows (fast-rows.ts) on a worker thread, so that the
  * JavaScript work of a batch runs on the second core while DuckDB writes the
  * batch before on the first. One worker for the process, started on first
- * use (or by warm) and holding the process open only while it works on a
- * piece. Batches are queued in pieces, which the thread takes one at a
- * time in the order they came; a caller that can do nothing until some rows
- * are found (`helpUntil`) works out pieces from the same queue meanwhile.
+ * use (or by warm) and holding the process open only while it has work.
+ * Batches are queued in pieces, which the thread takes in the order they
+ * came, a message of up to PIECE_ITEMS items at a time; a caller that can
+ * do nothing until some rows are found (`helpUntil`) works out pieces from
+ * the same queue meanwhile.
  * Should the thread fail, the work is done on the calling thread instead:
  * the same rows, only slower.
  */
@@ -58,10 +68,11 @@ export class FastValidator {
   private worker: Promise<Worker | undefined> | undefined;
   private failed = false;
   private readonly queue: Piece[] = [];
-  /** The piece on the worker thread, if one is. */
-  private onWorker: Piece | undefined;
-  /** How many pieces were worked out on the worker thread, and how many on the calling thread. */
-  readonly ran = { worker: 0, here: 0 };
+  /** The messages on the worker thread, by id: the pieces each carries. */
+  private readonly onWorker = new Map<number, Piece[]>();
+  private nextId = 0;
+  /** How many pieces were worked out on the worker thread, and how many on the calling thread; how many messages the thread was sent. */
+  readonly ran = { worker: 0, here: 0, messages: 0 };
 
   /** Starts the worker thread, if it is not started, so that the first batch does not wait for it. */
   warm(): void {
@@ -141,21 +152,28 @@ export class FastValidator {
     if (worker) await worker.terminate();
   }
 
-  /** Hands the oldest queued piece to the worker thread, if it is free; without a thread, works out the queue here. */
+  /** Hands the oldest queued pieces to the worker thread while it has room; without a thread, works out the queue here. */
   private async pump(): Promise<void> {
-    if (this.onWorker !== undefined || this.queue.length === 0) return;
+    if (this.onWorker.size >= IN_FLIGHT || this.queue.length === 0) return;
     const worker = await this.start();
-    if (this.onWorker !== undefined) return;
     if (!worker) {
       for (let piece = this.queue.shift(); piece !== undefined; piece = this.queue.shift()) this.here(piece);
       return;
     }
-    const piece = this.queue.shift();
-    if (piece === undefined) return;
-    this.onWorker = piece;
-    // Held open while a piece is on the thread, and only then.
-    worker.ref();
-    worker.postMessage({ id: piece.index, base: piece.base, raws: piece.raws });
+    while (this.onWorker.size < IN_FLIGHT && this.queue.length > 0) {
+      const pieces: Piece[] = [this.queue.shift() as Piece];
+      let items = (pieces[0] as Piece).raws.length;
+      for (let next = this.queue[0]; next !== undefined && items + next.raws.length <= PIECE_ITEMS; next = this.queue[0]) {
+        pieces.push(this.queue.shift() as Piece);
+        items += next.raws.length;
+      }
+      const id = this.nextId++;
+      this.onWorker.set(id, pieces);
+      this.ran.messages++;
+      // Held open while a message is on the thread, and only then.
+      worker.ref();
+      worker.postMessage({ id, parts: pieces.map((p) => ({ base: p.base, raws: p.raws })) });
+    }
   }
 
   private here(piece: Piece): void {
@@ -187,13 +205,13 @@ export class FastValidator {
     return this.worker;
   }
 
-  /** No thread from now on: the piece it held, and the rest of the queue, are worked out here. */
+  /** No thread from now on: the pieces it held, and the rest of the queue, are worked out here. */
   private gaveUp(): undefined {
     this.failed = true;
     this.worker = undefined;
-    const held = this.onWorker;
-    this.onWorker = undefined;
-    if (held) this.here(held);
+    const held = [...this.onWorker.values()].flat();
+    this.onWorker.clear();
+    for (const piece of held) this.here(piece);
     void this.pump();
     return undefined;
   }
@@ -206,17 +224,19 @@ export class FastValidator {
     } catch {
       return this.gaveUp();
     }
-    worker.on('message', (m: { error?: string } & FoundRows) => {
-      const piece = this.onWorker;
-      this.onWorker = undefined;
-      worker.unref();
-      if (piece === undefined) return;
-      if (m.error !== undefined) {
-        this.here(piece);
-      } else {
-        this.ran.worker++;
-        this.settle(piece, { rows: m.rows, slow: m.slow });
-      }
+    worker.on('message', (m: { id: number; parts?: FoundRows[]; error?: string }) => {
+      const pieces = this.onWorker.get(m.id) ?? [];
+      this.onWorker.delete(m.id);
+      if (this.onWorker.size === 0) worker.unref();
+      pieces.forEach((piece, i) => {
+        const found = m.parts?.[i];
+        if (found === undefined) {
+          this.here(piece);
+        } else {
+          this.ran.worker++;
+          this.settle(piece, found);
+        }
+      });
       void this.pump();
     });
     worker.on('error', () => this.gaveUp());

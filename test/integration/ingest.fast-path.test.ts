@@ -133,7 +133,7 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     const batch = items(lines, 'corpus');
     batch[3] = { ...(batch[3] as RawItem), refused: 'the line is not valid UTF-8' };
     const onWorker = await validator.rows(batch);
-    expect(validator.ran).toEqual({ worker: Math.ceil(batch.length / 2048), here: 0 });
+    expect(validator.ran).toMatchObject({ worker: Math.ceil(batch.length / 2048), here: 0 });
     const here = fastRows(batch.map((i) => (i.refused === undefined ? i.raw : null)));
     expect(onWorker).toEqual(here);
     expect(onWorker.slow).toContain(3);
@@ -147,7 +147,7 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     await validator.rows(batch);
     await validator.stop();
     const after = await validator.rows(batch);
-    expect(validator.ran).toEqual({ worker: pieces, here: pieces });
+    expect(validator.ran).toMatchObject({ worker: pieces, here: pieces });
     expect(after).toEqual(fastRows(generated));
   });
 
@@ -161,7 +161,18 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     await until(() => validator.ran.worker === 2, () => `pieces worked out so far: ${JSON.stringify(validator.ran)}`, 20_000, 10);
     batch.slice(2 * 2048).forEach((item) => stream.add(item));
     expect(await stream.end()).toEqual(fastRows(batch.map((i) => i.raw)));
-    expect(validator.ran).toEqual({ worker: Math.ceil(batch.length / 2048), here: 0 });
+    expect(validator.ran).toMatchObject({ worker: Math.ceil(batch.length / 2048), here: 0 });
+    await validator.stop();
+  });
+
+  it('sends small pieces (a Kafka chunk of a few hundred messages) to its thread several to a message, with the same rows', async () => {
+    const validator = new FastValidator();
+    const chunks = Array.from({ length: 12 }, (_, i) => items(lines.slice(i * 150, (i + 1) * 150), `chunk ${i}`));
+    const found = await Promise.all(chunks.map((chunk) => validator.rows(chunk)));
+    expect(found).toEqual(chunks.map((chunk) => fastRows(chunk.map((i) => i.raw))));
+    expect(validator.ran.worker).toBe(12);
+    // 12 pieces of 150: at most 2,048 items a message, so far fewer messages than pieces.
+    expect(validator.ran.messages).toBeLessThanOrEqual(4);
     await validator.stop();
   });
 
