@@ -155,7 +155,9 @@ export class FastValidator {
   /** Hands the oldest queued pieces to the worker thread while it has room; without a thread, works out the queue here. */
   private async pump(): Promise<void> {
     if (this.onWorker.size >= IN_FLIGHT || this.queue.length === 0) return;
-    const worker = await this.start();
+    const started = await this.start();
+    // Stopped meanwhile: a message to the thread now would never be answered.
+    const worker = this.failed ? undefined : started;
     if (!worker) {
       for (let piece = this.queue.shift(); piece !== undefined; piece = this.queue.shift()) this.here(piece);
       return;
