@@ -35,7 +35,7 @@ export interface WorkerOptions {
 }
 
 export class Worker {
-  /** Next offset per `topic#partition`, from the worker's "Kafka batch committed" lines. */
+  /** Next offset per `topic#partition`, from the worker's "Kafka batch committed" lines and where it starts each partition. */
   readonly committed: Map<string, bigint>;
   readonly lines: WorkerLine[] = [];
   commits = 0;
@@ -72,6 +72,15 @@ export class Worker {
       this.lines.push(line);
       // The worker's own cure for a partition that stopped behind its end hides the stop from the test: say it here.
       if (line.msg?.startsWith('partition is behind its end')) process.stderr.write(`a Kafka worker read a stopped partition again: ${text}\n`);
+      // Where the worker starts each partition is what its store holds: a transaction committed just before a SIGKILL
+      // may never have had its log line written, and the store, not the log, is the truth of what was committed.
+      if (line.msg === 'partitions assigned' && Array.isArray(line['seeks'])) {
+        for (const seek of line['seeks'] as string[]) {
+          const at = seek.lastIndexOf('@');
+          const [k, next] = [seek.slice(0, at), BigInt(seek.slice(at + 1))];
+          if (next > (this.committed.get(k) ?? 0n)) this.committed.set(k, next);
+        }
+      }
       if (line.msg === 'Kafka batch committed' && line.offsets) {
         // "topic#partition": "first..next", one entry per partition in the transaction.
         for (const [k, range] of Object.entries(line.offsets)) this.committed.set(k, BigInt(range.split('..')[1] ?? '0'));
