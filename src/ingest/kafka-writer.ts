@@ -54,6 +54,9 @@ const fastRowOf = new WeakMap<SourceMessage, string | null>();
 /** Settles when the fast rows of the chunk a message was queued in are found. */
 const finding = new WeakMap<SourceMessage, Promise<void>>();
 
+/** A message's item: as decodeAhead decoded it, or decoded now. */
+const itemOf = (chunk: PartitionChunk, m: SourceMessage): RawItem => decoded.get(m) ?? rawItemOf(m, refOf(chunk, m));
+
 /**
  * Decodes a chunk's messages as it is queued, while the transaction before
  * it is written, rather than when its own transaction starts (some 30 ms a
@@ -70,7 +73,7 @@ export function decodeAhead(chunk: PartitionChunk): void {
  * message.
  */
 export function findAhead(chunk: PartitionChunk): void {
-  const items = chunk.messages.map((m) => decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
+  const items = chunk.messages.map((m) => itemOf(chunk, m));
   const found = fastValidator.rows(items).then(({ rows, slow }) => {
     for (const row of rows) {
       const { seq, tail } = splitFastRow(row);
@@ -200,7 +203,7 @@ export class KafkaBatchWriter {
     const messages: SourceMessage[] = [];
     for (const chunk of chunks) {
       for (const m of chunk.messages) {
-        items.push(decoded.get(m) ?? rawItemOf(m, refOf(chunk, m)));
+        items.push(itemOf(chunk, m));
         messages.push(m);
       }
     }
