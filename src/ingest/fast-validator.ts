@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { fastRows, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
+import { packTexts, unpackTexts, type PackedTexts } from './packed-texts.js';
 import type { RawItem } from './types.js';
 
 /**
@@ -44,12 +45,18 @@ export interface RowStream {
   end(): Promise<FoundRows>;
 }
 
-/** A piece of a search waiting to be worked out, on the worker thread or on the calling thread. */
+/**
+ * A piece of a search waiting to be worked out, on the worker thread or on
+ * the calling thread: its items' texts (null for one its source refused),
+ * or their UTF-8 bytes, packed.
+ */
 interface Piece {
   search: Search;
   index: number;
   base: number;
-  raws: (string | null)[];
+  count: number;
+  raws?: (string | null)[];
+  packed?: PackedTexts;
 }
 
 /**
@@ -92,19 +99,14 @@ export class FastValidator {
    * a batch while the rest is still being read.
    */
   stream(): RowStream {
-    let resolve: (rows: FoundRows) => void = () => undefined;
-    const promise = new Promise<FoundRows>((r) => (resolve = r));
-    const search: Search = { found: [], left: 0, ended: false, resolve };
+    const { search, promise } = this.search();
     let raws: (string | null)[] = [];
     let base = 0;
     const queuePiece = (): void => {
       if (raws.length === 0) return;
-      search.left++;
-      this.queue.push({ search, index: search.found.length, base, raws });
-      search.found.push({ rows: [], slow: [] });
+      this.queuePiece({ search, index: search.found.length, base, count: raws.length, raws });
       base += raws.length;
       raws = [];
-      void this.pump();
     };
     return {
       add: (item) => {
@@ -114,12 +116,46 @@ export class FastValidator {
       end: () => {
         if (!search.ended) {
           queuePiece();
-          search.ended = true;
-          if (search.left === 0) this.finish(search);
+          this.end(search);
         }
         return promise;
       },
     };
+  }
+
+  /**
+   * The fast rows of values given as UTF-8 bytes (a Kafka batch's; a
+   * missing value is an empty text): they are copied end to end a piece at
+   * a time and decoded where they are checked, so that the calling thread
+   * makes no string of them. A value that is not UTF-8 is left to the
+   * schema path, as a refused item is.
+   */
+  bytes(values: readonly (Uint8Array | null)[]): Promise<FoundRows> {
+    const { search, promise } = this.search();
+    for (let base = 0; base < values.length; base += PIECE_ITEMS) {
+      const packed = packTexts(values.slice(base, base + PIECE_ITEMS));
+      this.queuePiece({ search, index: search.found.length, base, count: packed.ends.length, packed });
+    }
+    this.end(search);
+    return promise;
+  }
+
+  private search(): { search: Search; promise: Promise<FoundRows> } {
+    let resolve: (rows: FoundRows) => void = () => undefined;
+    const promise = new Promise<FoundRows>((r) => (resolve = r));
+    return { search: { found: [], left: 0, ended: false, resolve }, promise };
+  }
+
+  private queuePiece(piece: Piece): void {
+    piece.search.left++;
+    piece.search.found.push({ rows: [], slow: [] });
+    this.queue.push(piece);
+    void this.pump();
+  }
+
+  private end(search: Search): void {
+    search.ended = true;
+    if (search.left === 0) this.finish(search);
   }
 
   /**
@@ -164,23 +200,23 @@ export class FastValidator {
     }
     while (this.onWorker.size < IN_FLIGHT && this.queue.length > 0) {
       const pieces: Piece[] = [this.queue.shift() as Piece];
-      let items = (pieces[0] as Piece).raws.length;
-      for (let next = this.queue[0]; next !== undefined && items + next.raws.length <= PIECE_ITEMS; next = this.queue[0]) {
+      let items = (pieces[0] as Piece).count;
+      for (let next = this.queue[0]; next !== undefined && items + next.count <= PIECE_ITEMS; next = this.queue[0]) {
         pieces.push(this.queue.shift() as Piece);
-        items += next.raws.length;
+        items += next.count;
       }
       const id = this.nextId++;
       this.onWorker.set(id, pieces);
       this.ran.messages++;
       // Held open while a message is on the thread, and only then.
       worker.ref();
-      worker.postMessage({ id, parts: pieces.map((p) => ({ base: p.base, raws: p.raws })) });
+      worker.postMessage({ id, parts: pieces.map((p) => (p.packed ? { base: p.base, ...p.packed } : { base: p.base, raws: p.raws })) });
     }
   }
 
   private here(piece: Piece): void {
     this.ran.here++;
-    this.settle(piece, fastRows(piece.raws, piece.base));
+    this.settle(piece, fastRows(piece.raws ?? unpackTexts(piece.packed as PackedTexts), piece.base));
   }
 
   private settle(piece: Piece, rows: FoundRows): void {

@@ -5,7 +5,7 @@ import { describeConnection, type KafkaIngestSettings } from './kafka-settings.j
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
 import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { decodeAhead, findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
+import { findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 import { StallCheck } from './kafka-stall-check.js';
@@ -302,7 +302,6 @@ export class KafkaIngest {
     if (generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
       const queued = { topic, partition, messages: chunk, highWatermark: batch.highWatermark };
-      decodeAhead(queued);
       this.batcher.add(queued);
     }
     if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);

@@ -34,68 +34,96 @@ const keyText = (m: SourceMessage): string | null => (m.key === null ? null : m.
 const valueText = (m: SourceMessage): string => (m.value === null ? '' : m.value.toString('utf8'));
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A message as the pipeline takes it: a value that is not UTF-8 is refused, not stored with replacement characters. */
-function rawItemOf(m: SourceMessage, ref: SourceRef): RawItem {
-  if (m.value === null) return { raw: '', ref };
-  try {
-    return { raw: strictUtf8.decode(m.value), ref };
-  } catch {
-    return { raw: valueText(m).slice(0, LIMITS.rawPrefixChars), ref, refused: 'the message is not valid UTF-8' };
+/**
+ * A message as the pipeline takes it, decoded only when asked for: the fast
+ * rows of a large transaction are found from the messages' bytes on the
+ * fast path's worker thread, so that this thread, which also decodes what
+ * the brokers send, makes strings only of the few messages the schema path
+ * or a dead letter needs. A value that is not UTF-8 is refused, not stored
+ * with replacement characters.
+ */
+class KafkaItem implements RawItem {
+  private text: string | undefined;
+  private refusal: string | undefined;
+  private source: SourceRef | undefined;
+
+  constructor(
+    private readonly chunk: PartitionChunk,
+    private readonly message: SourceMessage,
+  ) {}
+
+  get raw(): string {
+    return this.text ?? this.decode();
+  }
+
+  get refused(): string | undefined {
+    if (this.text === undefined) this.decode();
+    return this.refusal;
+  }
+
+  get ref(): SourceRef {
+    const { chunk, message } = this;
+    this.source ??= { source: 'kafka', sourceRef: chunk.topic, partition: chunk.partition, offset: message.offset, key: keyText(message) };
+    return this.source;
+  }
+
+  private decode(): string {
+    const m = this.message;
+    if (m.value === null) return (this.text = '');
+    try {
+      this.text = strictUtf8.decode(m.value);
+    } catch {
+      this.text = valueText(m).slice(0, LIMITS.rawPrefixChars);
+      this.refusal = 'the message is not valid UTF-8';
+    }
+    return this.text;
   }
 }
-const refOf = (chunk: PartitionChunk, m: SourceMessage): SourceRef => ({
-  source: 'kafka', sourceRef: chunk.topic, partition: chunk.partition, offset: m.offset, key: keyText(m),
-});
 
-/** Messages already decoded into the items the pipeline takes (decodeAhead). */
-const decoded = new WeakMap<SourceMessage, RawItem>();
-/** Each message's fast row without its position (fast-rows.ts), or null for one the schema must see, once found (findAhead). */
-const fastRowOf = new WeakMap<SourceMessage, string | null>();
-/** Settles when the fast rows of the chunk a message was queued in are found. */
-const finding = new WeakMap<SourceMessage, Promise<void>>();
-
-/** A message's item: as decodeAhead decoded it, or decoded now. */
-const itemOf = (chunk: PartitionChunk, m: SourceMessage): RawItem => decoded.get(m) ?? rawItemOf(m, refOf(chunk, m));
-
-/**
- * Decodes a chunk's messages as it is queued, while the transaction before
- * it is written, rather than when its own transaction starts (some 30 ms a
- * transaction of 25,000 events that would otherwise stand between two).
- */
-export function decodeAhead(chunk: PartitionChunk): void {
-  for (const m of chunk.messages) decoded.set(m, rawItemOf(m, refOf(chunk, m)));
+/** What findAhead keeps on a message it handed over: a shared promise, then the message's fast row. */
+const FINDING = Symbol('finding');
+const FAST_ROW = Symbol('fast row');
+interface HandedMessage extends SourceMessage {
+  /** Settles when the fast rows of the chunk the message was queued in are found. */
+  [FINDING]?: Promise<void>;
+  /** The message's fast row without its position (fast-rows.ts), or null for one the schema must see. */
+  [FAST_ROW]?: string | null;
 }
 
 /**
- * Starts finding the fast rows of a queued chunk (decoded by decodeAhead,
- * or here) on the fast path's worker thread. The consumer may merge or
- * split queued chunks into transactions, so what is found is kept by
- * message.
+ * Starts finding the fast rows of a queued chunk on the fast path's worker
+ * thread, from the messages' bytes. The consumer may merge or split queued
+ * chunks into transactions, so what is found is kept on each message (two
+ * properties of this module's own; a WeakMap per message cost more, in
+ * time and in collections, than the rest of this module's work together).
  */
 export function findAhead(chunk: PartitionChunk): void {
-  const items = chunk.messages.map((m) => itemOf(chunk, m));
-  const found = fastValidator.rows(items).then(({ rows, slow }) => {
-    for (const row of rows) {
-      const { seq, tail } = splitFastRow(row);
-      fastRowOf.set(chunk.messages[seq] as SourceMessage, tail);
-    }
-    for (const seq of slow) fastRowOf.set(chunk.messages[seq] as SourceMessage, null);
-  });
-  for (const m of chunk.messages) finding.set(m, found);
+  const messages = chunk.messages as readonly HandedMessage[];
+  const found = fastValidator
+    .bytes(messages.map((m) => m.value))
+    .then(({ rows, slow }) => {
+      for (const row of rows) {
+        const { seq, tail } = splitFastRow(row);
+        (messages[seq] as HandedMessage)[FAST_ROW] = tail;
+      }
+      for (const seq of slow) (messages[seq] as HandedMessage)[FAST_ROW] = null;
+    });
+  for (const m of messages) m[FINDING] = found;
 }
 
 /** The fast rows of a transaction's messages, when all were handed to findAhead: positions are the transaction's. */
-function foundAhead(messages: readonly SourceMessage[]): Promise<FoundRows> | undefined {
+function foundAhead(messages: readonly HandedMessage[]): Promise<FoundRows> | undefined {
   const pending = new Set<Promise<void>>();
+  let last: Promise<void> | undefined;
   for (const m of messages) {
-    const p = finding.get(m);
+    const p = m[FINDING];
     if (p === undefined) return undefined;
-    pending.add(p);
+    if (p !== last) pending.add((last = p));
   }
   return Promise.all(pending).then(() => {
     const found: FoundRows = { rows: [], slow: [] };
     messages.forEach((m, seq) => {
-      const tail = fastRowOf.get(m);
+      const tail = m[FAST_ROW];
       if (tail === undefined || tail === null) found.slow.push(seq);
       else found.rows.push(`${seq}${tail}`);
     });
@@ -196,14 +224,15 @@ export class KafkaBatchWriter {
    * partition. This throws only when the store or the DLQ fails as a whole;
    * the consumer then retries from the committed offsets. The fast rows of
    * the messages were found while they were queued (findAhead), so the
-   * pipeline need not wait for them.
+   * pipeline need not wait for them; a message is decoded here only if the
+   * pipeline reads it (KafkaItem).
    */
   async commit(chunks: readonly PartitionChunk[]): Promise<void> {
     const items: RawItem[] = [];
     const messages: SourceMessage[] = [];
     for (const chunk of chunks) {
       for (const m of chunk.messages) {
-        items.push(itemOf(chunk, m));
+        items.push(new KafkaItem(chunk, m));
         messages.push(m);
       }
     }

@@ -176,6 +176,32 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     await validator.stop();
   });
 
+  it("finds the same rows from values' UTF-8 bytes as from their texts, on the thread or here, leaving a value that is not UTF-8 to the schema", async () => {
+    const texts = [...lines.slice(0, 2500), 'not json', ...generated.slice(0, 1700)];
+    // As a Kafka client hands them over: views into one buffer, with other bytes between them.
+    const whole = Buffer.from(texts.map((t) => `~~${t}`).join(''));
+    const values: (Uint8Array | null)[] = [];
+    let at = 0;
+    for (const t of texts) {
+      const length = Buffer.byteLength(t);
+      values.push(whole.subarray(at + 2, at + 2 + length));
+      at += 2 + length;
+    }
+    // A value that is not UTF-8 and a missing one break the run of one buffer: they are packed one by one.
+    const mixed = [...values.slice(0, 300), Buffer.from([0x7b, 0xff, 0x7d]), null, ...values.slice(300, 600)];
+    const mixedTexts = [...texts.slice(0, 300), null, '', ...texts.slice(300, 600)];
+    const validator = new FastValidator();
+    expect(await validator.bytes(values)).toEqual(fastRows(texts));
+    expect(await validator.bytes(mixed)).toEqual(fastRows(mixedTexts));
+    expect((await validator.bytes(mixed)).slow).toEqual(expect.arrayContaining([300, 301]));
+    expect(validator.ran.here).toBe(0);
+    await validator.stop();
+    // The calling thread, once the worker is gone, reads the same bytes the same way.
+    expect(await validator.bytes(values)).toEqual(fastRows(texts));
+    expect(await validator.bytes(mixed)).toEqual(fastRows(mixedTexts));
+    expect(validator.ran.here).toBeGreaterThan(0);
+  });
+
   it('lets a caller waiting for rows work out queued pieces itself, oldest first, and the rows are the same', async () => {
     const validator = new FastValidator();
     const batch = items(Array.from({ length: 4 }, () => lines).flat(), 'corpus x 4');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeadLetterPublisher } from '../../src/ingest/dlq.js';
 import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/ingest/kafka-types.js';
-import { decodeAhead, findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
+import { findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
 import { fastRows, type FoundRows } from '../../src/ingest/fast-rows.js';
@@ -38,11 +38,11 @@ describe('the Kafka batch writer', () => {
   });
   afterAll(async () => ctx.cleanup());
 
-  it('writes the items decoded as the chunks were queued, and decodes what was not', async () => {
-    // Offsets with gaps, as a compacted topic has; a value that is not UTF-8.
-    const ahead: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(10, 'a'), message(12, Buffer.from([0xff, 0xfe])), message(15, 'c')] };
-    const late: PartitionChunk = { topic: TOPIC, partition: 7, messages: [message(4, 'd')] };
-    decodeAhead(ahead);
+  it("hands the pipeline each message as an item: its text, where it came from, and a value that is not UTF-8 refused", async () => {
+    // Offsets with gaps, as a compacted topic has; a value that is not UTF-8; a tombstone's missing value.
+    const first: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(10, 'a'), message(12, Buffer.from([0x61, 0xff, 0xfe])), message(15, 'c')] };
+    const tombstone: SourceMessage = { offset: '2', key: null, value: null, headers: {} };
+    const second: PartitionChunk = { topic: TOPIC, partition: 7, messages: [message(4, 'd'), tombstone] };
     const seen: RawItem[] = [];
     const pipeline: BatchIngester = {
       store: ctx.store,
@@ -52,20 +52,18 @@ describe('the Kafka batch writer', () => {
       },
     };
     const writer = new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger);
-    await writer.commit([ahead, late]);
-    const first = seen.slice();
-    expect(first.map((i) => [i.ref.partition, i.ref.offset, i.raw, i.refused ?? null])).toEqual([
-      [3, '10', 'a', null],
-      [3, '12', expect.any(String), 'the message is not valid UTF-8'],
-      [3, '15', 'c', null],
-      [7, '4', 'd', null],
+    await writer.commit([first, second]);
+    expect(seen.map((i) => [i.ref.source, i.ref.sourceRef, i.ref.partition, i.ref.offset, i.ref.key, i.raw, i.refused ?? null])).toEqual([
+      ['kafka', TOPIC, 3, '10', 'k10', 'a', null],
+      ['kafka', TOPIC, 3, '12', 'k12', 'a\ufffd\ufffd', 'the message is not valid UTF-8'],
+      ['kafka', TOPIC, 3, '15', 'k15', 'c', null],
+      ['kafka', TOPIC, 7, '4', 'k4', 'd', null],
+      ['kafka', TOPIC, 7, '2', null, '', null],
     ]);
-    // The chunk decoded ahead is not decoded again: the same items, written twice.
-    seen.length = 0;
-    await writer.commit([ahead, late]);
-    expect(seen[0]).toBe(first[0]);
-    expect(seen[2]).toBe(first[2]);
-    expect(seen[3]).not.toBe(first[3]);
+    // Read in the order a dead letter reads them (refused first), the same.
+    const again: RawItem[] = [];
+    await new KafkaBatchWriter({ ...pipeline, ingest: async (items) => (again.push(...items), { ...emptyResult(), read: items.length }) }, new DeadLetterPublisher(keepingProducer()), silentLogger).commit([first]);
+    expect(again.map((i) => [i.refused ?? null, i.raw])).toEqual([[null, 'a'], ['the message is not valid UTF-8', 'a\ufffd\ufffd'], [null, 'c']]);
   });
 
   it('hands the pipeline the fast rows found ahead for the queued chunks, at their places in the transaction, however the chunks were split and merged', async () => {
@@ -78,10 +76,7 @@ describe('the Kafka batch writer', () => {
       { topic: TOPIC, partition: 1, messages: messages.slice(700, 1500) },
       { topic: TOPIC, partition: 2, messages: messages.slice(1500) },
     ];
-    queued.forEach((chunk) => {
-      decodeAhead(chunk);
-      findAhead(chunk);
-    });
+    queued.forEach((chunk) => findAhead(chunk));
     const written: PartitionChunk[] = [
       { topic: TOPIC, partition: 2, messages: messages.slice(1600) },
       { topic: TOPIC, partition: 1, messages: messages.slice(300, 1500) },

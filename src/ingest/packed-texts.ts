@@ -1,0 +1,66 @@
+/**
+ * Texts as UTF-8 bytes in one buffer, the way a Kafka batch's values travel
+ * to the fast path's worker thread: one copy of the bytes rather than a
+ * string decoded on the writer's thread for every message and copied again
+ * to the worker. Item i is bytes `starts[i]` to `ends[i]`.
+ */
+export interface PackedTexts {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
+
+/**
+ * Packs values (a missing one as empty) into a buffer of their own. Values
+ * that lie in order in one buffer (a Kafka client's, decoded from one
+ * record batch) are copied as the one stretch from the first to the last,
+ * the bytes between them included: one copy rather than one per value.
+ */
+export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
+  const starts = new Uint32Array(values.length);
+  const ends = new Uint32Array(values.length);
+  const first = values.find((v) => v !== null);
+  let shared = first !== undefined && first !== null;
+  const from = first?.byteOffset ?? 0;
+  let to = from;
+  for (let i = 0; i < values.length && shared; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) {
+      starts[i] = ends[i] = to - from;
+      continue;
+    }
+    if (v.buffer !== first?.buffer || v.byteOffset < to) shared = false;
+    starts[i] = v.byteOffset - from;
+    to = v.byteOffset + v.length;
+    ends[i] = to - from;
+  }
+  if (shared && first) return { bytes: new Uint8Array(first.buffer.slice(from, to)), starts, ends };
+  let size = 0;
+  for (const v of values) size += v?.length ?? 0;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  values.forEach((v, i) => {
+    starts[i] = at;
+    if (v !== null) {
+      bytes.set(v, at);
+      at += v.length;
+    }
+    ends[i] = at;
+  });
+  return { bytes, starts, ends };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The texts of packed values; null for one that is not valid UTF-8, which only the schema path may judge. */
+export function unpackTexts({ bytes, starts, ends }: PackedTexts): (string | null)[] {
+  const texts: (string | null)[] = new Array<string | null>(ends.length);
+  for (let i = 0; i < ends.length; i++) {
+    try {
+      texts[i] = strictUtf8.decode(bytes.subarray(starts[i], ends[i]));
+    } catch {
+      texts[i] = null;
+    }
+  }
+  return texts;
+}
