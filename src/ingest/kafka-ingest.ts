@@ -78,7 +78,7 @@ export class KafkaIngest {
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
   private assigned = new Map<string, readonly number[]>();
-  /** Partitions with a fetched batch waiting for room in the queue. */
+  /** Partitions with a fetched batch waiting for room in the queue, or for the fast rows of the transaction in hand. */
   private readonly waitingForRoom = new Set<string>();
   private readonly stalls: StallCheck;
   private stallTimer: NodeJS.Timeout | undefined;
@@ -87,6 +87,7 @@ export class KafkaIngest {
   private closing: Promise<void> = Promise.resolve();
   private readonly log: Logger;
   private readonly batcher: KafkaBatcher;
+  private readonly writer: KafkaBatchWriter;
 
   private constructor(
     private readonly deps: KafkaIngestDeps,
@@ -114,6 +115,7 @@ export class KafkaIngest {
     // Batches are counted where every source's are: when they commit on the store.
     deps.metrics.watch(deps.pipeline.store);
     const writer = new KafkaBatchWriter(deps.pipeline, new DeadLetterPublisher(producer), this.log);
+    this.writer = writer;
     const { batchRows, batchBytes, batchWaitMs } = deps.settings;
     const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs, aheadRows: FAST_PATH_MIN_ROWS };
     this.batcher = new KafkaBatcher(writer, limits, this.positions, {
@@ -293,6 +295,14 @@ export class KafkaIngest {
       return;
     }
     if (!last) return;
+    const finding = this.writer.rowsPending();
+    if (finding) {
+      // The transaction in hand waits for its fast rows, and this thread helps find them: the next fetch waits its turn.
+      this.waitingForRoom.add(key);
+      await withHeartbeats(control, () => finding).finally(() => {
+        this.waitingForRoom.delete(key);
+      });
+    }
     if (!this.batcher.hasRoom()) {
       this.waitingForRoom.add(key);
       await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping)).finally(() => {

@@ -181,6 +181,8 @@ export const SLOW_TRANSACTION_MS = 10_000;
  */
 export class KafkaBatchWriter {
   private batchSeq = 0;
+  /** Settles once the fast rows of the transaction in hand are found; undefined when it awaits none. */
+  private finding: Promise<void> | undefined;
 
   constructor(
     private readonly pipeline: BatchIngester,
@@ -188,6 +190,16 @@ export class KafkaBatchWriter {
     private readonly logger: Logger,
     private readonly slowAfterMs: number = SLOW_TRANSACTION_MS,
   ) {}
+
+  /**
+   * While the transaction in hand waits for its fast rows, a promise that
+   * settles once they are found: the consumer holds the next fetches back
+   * until then, since this thread helps find them (see pipeline.ingest),
+   * and decoding a fetch meanwhile takes the core they need.
+   */
+  rowsPending(): Promise<void> | undefined {
+    return this.finding;
+  }
 
   /**
    * Commits chunks of distinct partitions together; when that fails as a
@@ -237,6 +249,11 @@ export class KafkaBatchWriter {
       }
     }
     const found = items.length >= FAST_PATH_MIN_ROWS ? foundAhead(messages) : undefined;
+    const finding = found?.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.finding = finding;
     const started = performance.now();
     // Where the transaction is, for the slow-transaction warning.
     let step = 'writing the rows (or waiting for the store)';
@@ -261,6 +278,7 @@ export class KafkaBatchWriter {
       result = await this.pipeline.ingest(items, hook, found);
     } finally {
       clearInterval(slow);
+      if (this.finding === finding) this.finding = undefined;
     }
     const seconds = (performance.now() - started) / 1000;
     const single = chunks.length === 1 ? chunks[0] : undefined;

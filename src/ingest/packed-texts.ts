@@ -20,8 +20,9 @@ export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
   const starts = new Uint32Array(values.length);
   const ends = new Uint32Array(values.length);
   const first = values.find((v) => v !== null);
-  let shared = first !== undefined && first !== null;
+  const buffer = first?.buffer;
   const from = first?.byteOffset ?? 0;
+  let shared = buffer !== undefined;
   let to = from;
   for (let i = 0; i < values.length && shared; i++) {
     const v = values[i];
@@ -29,12 +30,13 @@ export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
       starts[i] = ends[i] = to - from;
       continue;
     }
-    if (v.buffer !== first?.buffer || v.byteOffset < to) shared = false;
-    starts[i] = v.byteOffset - from;
-    to = v.byteOffset + v.length;
+    const offset = v.byteOffset;
+    if (offset < to || v.buffer !== buffer) shared = false;
+    starts[i] = offset - from;
+    to = offset + v.length;
     ends[i] = to - from;
   }
-  if (shared && first) return { bytes: new Uint8Array(first.buffer.slice(from, to)), starts, ends };
+  if (shared && buffer !== undefined) return { bytes: new Uint8Array(buffer.slice(from, to)), starts, ends };
   let size = 0;
   for (const v of values) size += v?.length ?? 0;
   const bytes = new Uint8Array(size);

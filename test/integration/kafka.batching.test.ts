@@ -10,6 +10,8 @@ import { produceLines } from '../../src/ingest/kafka-produce.js';
 import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
+import { fastValidator } from '../../src/ingest/fast-validator.js';
+import type { FoundRows } from '../../src/ingest/fast-rows.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { endOffsets, generated, referenceSnapshot, snapshot } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
@@ -17,9 +19,10 @@ import { until } from '../helpers/time.js';
 
 const TOPIC = 'afford.batching-test.v1';
 const FAILING_TOPIC = 'afford.failing-test.v1';
+const HELD_TOPIC = 'afford.held-fetch-test.v1';
 const PARTITIONS = 16;
 
-const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1 });
+const kafka = useKafkaFixture('afford-kafka-batching-', { [TOPIC]: PARTITIONS, [`${TOPIC}.dlq`]: 1, [FAILING_TOPIC]: 4, [`${FAILING_TOPIC}.dlq`]: 1, [HELD_TOPIC]: 8, [`${HELD_TOPIC}.dlq`]: 1 });
 
 /** A consumer of one topic into `pipeline`, on the test broker, with the given transaction limits. */
 function startConsumer(pipeline: BatchIngester, topic: string, batch: { rows: number; bytes: number; waitMs: number }, logger: Logger = silentLogger) {
@@ -125,5 +128,43 @@ describe('Kafka batching', () => {
       await store.close();
     }
   }, 90_000);
+  it('holds its next fetch back while the transaction in hand waits for its fast rows, then fetches on and ends exact', async () => {
+    const { lines } = generated({ customers: 60, months: 4, seed: 31, faults: true, endMonth: '2024-06' });
+    expect(lines.length).toBeGreaterThan(4 * 2500);
+    await produceLines(kafka.producer(), lines, { topics: [HELD_TOPIC], batchMessages: 200 });
+    const ends = await endOffsets(kafka.broker.bootstrap, [HELD_TOPIC]);
+    const store = await Store.open(path.join(kafka.dir, 'held-fetch.duckdb'), silentLogger);
+    const pipeline = buildPipeline(store, silentLogger);
+    const sum = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
+    // The fast path's thread is kept busy with other work queued first, so that finding the first transaction's rows takes a while.
+    const busy = fastValidator.rows(Array.from({ length: 20 }, () => lines).flat().map((raw, i) => ({ raw, ref: { source: 'file' as const, sourceRef: 'busy', lineNumber: i } })));
+    let ingest: KafkaIngest | undefined;
+    let seen: { waited: boolean; before: bigint; after: bigint } | undefined;
+    const watched: BatchIngester = {
+      store,
+      ingest: async (items, hook, found?: Promise<FoundRows>) => {
+        if (found && seen === undefined && ingest) {
+          const before = sum(ingest.fetchedOffsets());
+          const waited = await Promise.race([found.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300))]);
+          await found;
+          seen = { waited, before, after: sum(ingest.fetchedOffsets()) };
+        }
+        return pipeline.ingest(items, hook, found);
+      },
+    };
+    ingest = await startConsumer(watched, HELD_TOPIC, { rows: 2500, bytes: 1024 * 1024, waitMs: 50 });
+    try {
+      await until(() => [...ends].every(([k, end]) => (ingest?.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify(seen));
+    } finally {
+      await ingest.stop();
+    }
+    await busy;
+    // The rows were a while in coming, with more of the topic still to fetch; nothing more was fetched until they were found.
+    expect(seen?.waited).toBe(true);
+    expect(seen?.before).toBeLessThan(sum(ends));
+    expect(seen?.after).toBe(seen?.before);
+    expect(await snapshot(store)).toEqual(await referenceSnapshot(mkdtempSync(path.join(kafka.dir, 'reference-')), lines));
+    await store.close();
+  });
 });
 
