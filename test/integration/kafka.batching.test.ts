@@ -138,11 +138,13 @@ describe('Kafka batching', () => {
     const sum = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
     // The fast path's thread is kept busy with other work queued first, so that finding the first transaction's rows takes a while.
     const busy = fastValidator.rows(Array.from({ length: 20 }, () => lines).flat().map((raw, i) => ({ raw, ref: { source: 'file' as const, sourceRef: 'busy', lineNumber: i } })));
-    let ingest: KafkaIngest | undefined;
+    // Set once the consumer starts: the pipeline below reads how far it has fetched.
+    const consumer: { ingest?: KafkaIngest } = {};
     let seen: { waited: boolean; before: bigint; after: bigint } | undefined;
     const watched: BatchIngester = {
       store,
       ingest: async (items, hook, found?: Promise<FoundRows>) => {
+        const { ingest } = consumer;
         if (found && seen === undefined && ingest) {
           const before = sum(ingest.fetchedOffsets());
           const waited = await Promise.race([found.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300))]);
@@ -152,9 +154,10 @@ describe('Kafka batching', () => {
         return pipeline.ingest(items, hook, found);
       },
     };
-    ingest = await startConsumer(watched, HELD_TOPIC, { rows: 2500, bytes: 1024 * 1024, waitMs: 50 });
+    const ingest = await startConsumer(watched, HELD_TOPIC, { rows: 2500, bytes: 1024 * 1024, waitMs: 50 });
+    consumer.ingest = ingest;
     try {
-      await until(() => [...ends].every(([k, end]) => (ingest?.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify(seen));
+      await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify(seen));
     } finally {
       await ingest.stop();
     }
