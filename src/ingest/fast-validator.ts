@@ -125,9 +125,9 @@ export class FastValidator {
 
   /**
    * The fast rows of values given as UTF-8 bytes (a Kafka batch's; a
-   * missing value is an empty text): they are copied end to end a piece at
-   * a time and decoded where they are checked, so that the calling thread
-   * makes no string of them. A value that is not UTF-8 is left to the
+   * missing value is an empty text): each piece's are copied into one
+   * buffer (packed-texts.ts) and decoded where they are checked, so that
+   * the calling thread makes no string of them. A value that is not UTF-8 is left to the
    * schema path, as a refused item is.
    */
   bytes(values: readonly (Uint8Array | null)[]): Promise<FoundRows> {

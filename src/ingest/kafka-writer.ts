@@ -93,9 +93,9 @@ interface HandedMessage extends SourceMessage {
 /**
  * Starts finding the fast rows of a queued chunk on the fast path's worker
  * thread, from the messages' bytes. The consumer may merge or split queued
- * chunks into transactions, so what is found is kept on each message (two
- * properties of this module's own; a WeakMap per message cost more, in
- * time and in collections, than the rest of this module's work together).
+ * chunks into transactions, so what is found is kept on each message, in
+ * two properties of this module's own, rather than in WeakMaps keyed by
+ * message, which cost a lookup each time and extra work at every collection.
  */
 export function findAhead(chunk: PartitionChunk): void {
   const messages = chunk.messages as readonly HandedMessage[];
