@@ -14,7 +14,8 @@ export interface PackedTexts {
  * Packs values (a missing one as empty) into a buffer of their own. Values
  * that lie in order in one buffer (a Kafka client's, decoded from one
  * record batch) are copied as the one stretch from the first to the last,
- * the bytes between them included: one copy rather than one per value.
+ * the bytes between them included (while those are not the most of it):
+ * one copy rather than one per value.
  */
 export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
   const starts = new Uint32Array(values.length);
@@ -24,6 +25,7 @@ export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
   const from = first?.byteOffset ?? 0;
   let shared = buffer !== undefined;
   let to = from;
+  let size = 0;
   for (let i = 0; i < values.length && shared; i++) {
     const v = values[i];
     if (v === null || v === undefined) {
@@ -35,9 +37,11 @@ export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
     starts[i] = offset - from;
     to = offset + v.length;
     ends[i] = to - from;
+    size += v.length;
   }
-  if (shared && buffer !== undefined) return { bytes: new Uint8Array(buffer.slice(from, to)), starts, ends };
-  let size = 0;
+  // Values far apart (what lies between them outweighs them) are copied one by one instead.
+  if (shared && buffer !== undefined && to - from <= 2 * size + 4096) return { bytes: new Uint8Array(buffer.slice(from, to)), starts, ends };
+  size = 0;
   for (const v of values) size += v?.length ?? 0;
   const bytes = new Uint8Array(size);
   let at = 0;
