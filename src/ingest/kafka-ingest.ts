@@ -295,21 +295,23 @@ export class KafkaIngest {
       return;
     }
     if (!last) return;
-    const finding = this.writer.rowsPending();
-    if (finding) {
-      // The transaction in hand waits for its fast rows, and this thread helps find them: the next fetch waits its turn.
+    const giveUp = (): boolean => generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping;
+    // Waits for room in the queue, and while the transaction in hand waits for its fast rows: this thread helps find
+    // them, and the next fetch waits its turn. Both are asked again after either wait: a batch let in by the room a new
+    // transaction made must still wait for that transaction's rows.
+    let waited: Promise<void> | undefined;
+    for (;;) {
+      // A search already waited for is not waited for again, should it still be pending when asked.
+      const pending = this.writer.rowsPending();
+      const finding = pending === waited ? undefined : pending;
+      if ((finding === undefined && this.batcher.hasRoom()) || giveUp()) break;
+      waited = finding ?? waited;
       this.waitingForRoom.add(key);
-      await withHeartbeats(control, () => finding).finally(() => {
+      await withHeartbeats(control, () => finding ?? this.batcher.waitForRoom(giveUp)).finally(() => {
         this.waitingForRoom.delete(key);
       });
     }
-    if (!this.batcher.hasRoom()) {
-      this.waitingForRoom.add(key);
-      await withHeartbeats(control, () => this.batcher.waitForRoom(() => !control.isRunning() || control.isStale() || this.stopping)).finally(() => {
-        this.waitingForRoom.delete(key);
-      });
-    }
-    if (generation !== this.batcher.generation || !control.isRunning() || control.isStale() || this.stopping) return;
+    if (giveUp()) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
       const queued = { topic, partition, messages: chunk, highWatermark: batch.highWatermark };
       this.batcher.add(queued);

@@ -249,11 +249,15 @@ export class KafkaBatchWriter {
       }
     }
     const found = items.length >= FAST_PATH_MIN_ROWS ? foundAhead(messages) : undefined;
+    // Pending until the rows are found (or their search fails), and no longer: the consumer waits on it.
     const finding = found?.then(
       () => undefined,
       () => undefined,
     );
     this.finding = finding;
+    void finding?.then(() => {
+      if (this.finding === finding) this.finding = undefined;
+    });
     const started = performance.now();
     // Where the transaction is, for the slow-transaction warning.
     let step = 'writing the rows (or waiting for the store)';
