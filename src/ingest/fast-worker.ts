@@ -5,11 +5,11 @@ import { unpackTexts, type PackedTexts } from './packed-texts.js';
 /**
  * The thread that finds a batch's fast rows (fast-rows.ts) while the writer
  * writes the batch before. Each message is { id, parts }, each part a piece
- * of a batch: { base, raws } with the items' texts, or { base, bytes, ends }
- * with their UTF-8 bytes packed (packed-texts.ts), `base` being the position
- * of its first item in its batch. Each answer is { id, parts } with the rows
- * of each part, in order, or { id, error }. It runs as one script bundled
- * from these sources (fast-worker-code.ts).
+ * of a batch: { base, raws } with the items' texts, or { base, bytes,
+ * starts, ends } with their UTF-8 bytes packed (packed-texts.ts), `base`
+ * being the position of its first item in its batch. Each answer is
+ * { id, parts } with the rows of each part, in order, or { id, error }. It
+ * runs as one script bundled from these sources (fast-worker-code.ts).
  */
 type Part = { base: number } & ({ raws: (string | null)[] } | PackedTexts);
 

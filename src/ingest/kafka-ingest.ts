@@ -313,8 +313,7 @@ export class KafkaIngest {
     }
     if (giveUp()) return;
     for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
-      const queued = { topic, partition, messages: chunk, highWatermark: batch.highWatermark };
-      this.batcher.add(queued);
+      this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark });
     }
     if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
     control.markDone(last.offset);
