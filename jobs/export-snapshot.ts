@@ -1,20 +1,12 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryFile, runScript, statements } from '../src/db/script.js';
-import { sqlFile } from '../src/db/sql-files.js';
+import { queryFile, runScript, runScriptWithPaths } from '../src/db/script.js';
 import type { JobContext } from './job.js';
-import { affordError } from '../src/domain/errors.js';
 import { withDbSettingsOn } from '../src/db/db-settings.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 
 export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
-
-/** A SQL string literal: DuckDB takes no bound parameter in ATTACH, and a quote is doubled inside one. */
-function sqlStringLiteral(text: string): string {
-  if (text.includes('\0')) throw affordError('SNAPSHOT_PATH_NUL');
-  return `'${text.replaceAll("'", "''")}'`;
-}
 
 async function inTransaction(conn: DuckDBConnection, fn: () => Promise<void>): Promise<void> {
   await conn.run('BEGIN TRANSACTION');
@@ -48,9 +40,7 @@ export async function writeSnapshot(ctx: JobContext): Promise<Record<string, unk
   await rm(partial, { force: true });
   await rm(`${partial}.wal`, { force: true });
   const tables = await ctx.store.writeUntransacted(async (conn) => {
-    for (const statement of statements(sqlFile('jobs/export-parquet/attach-snapshot'))) {
-      await conn.run(statement.replaceAll('$snapshot_file', sqlStringLiteral(partial)));
-    }
+    await runScriptWithPaths(conn, 'jobs/export-parquet/attach-snapshot', { snapshot_file: partial });
     let attached = true;
     try {
       await inTransaction(conn, () => runScript(conn, 'jobs/export-parquet/copy-snapshot'));

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { errorCode, type ErrorCode } from '../domain/errors.js';
 
 /** Mistakes of the person at the command line or in the settings: shown as one line, never with a stack. */
-const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'SNAPSHOT_PATH_NUL']);
+const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'PATH_NUL']);
 
 /** For commander options: a whole number of at least 1. */
 export function positiveInt(value: string): number {

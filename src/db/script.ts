@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.js';
 import { queryJsonRows, queryRows, type Columns, type Row } from './rows.js';
+import { affordError } from '../domain/errors.js';
 
 /** Splits a SQL file into statements: each ends with `;` at the end of a line. */
 export function statements(text: string): string[] {
@@ -19,6 +20,23 @@ function paramsFor(statement: string, params: Record<string, DuckDBValue>): Reco
 export async function runScript(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> {
   for (const statement of statements(sqlFile(name))) {
     await conn.run(statement, paramsFor(statement, params));
+  }
+}
+
+/** A SQL string literal: a quote is doubled inside it. A NUL, which DuckDB cannot hold in one, is refused. */
+function pathLiteral(text: string): string {
+  if (text.includes('\0')) throw affordError('PATH_NUL');
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Runs every statement of `sql/<name>.sql` with each `$name` of `paths`
+ * replaced by its file path as a quoted SQL string literal: for statements
+ * such as ATTACH, in which DuckDB binds no parameter.
+ */
+export async function runScriptWithPaths(conn: DuckDBConnection, name: string, paths: Record<string, string>): Promise<void> {
+  for (const statement of statements(sqlFile(name))) {
+    await conn.run(Object.entries(paths).reduce((text, [key, file]) => text.replaceAll(`$${key}`, pathLiteral(file)), statement));
   }
 }
 

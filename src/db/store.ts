@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
+import { runScript, runScriptWithPaths } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 
@@ -59,12 +60,20 @@ export class Store {
       ...instanceSettings(options.memoryLimit),
       ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
       ...(options.threads ? { threads: String(options.threads) } : {}),
+      // Where DuckDB spills what does not fit its memory limit: beside the file, as when DuckDB opens a file itself.
+      ...(dbPath !== ':memory:' ? { temp_directory: `${dbPath}.tmp` } : {}),
     };
-    const instance = await DuckDBInstance.create(dbPath, settings).catch((err: Error) => {
-      // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
-      throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;
-    });
+    // The file is attached to an instance in memory rather than opened as its main database: see attach-store.sql.
+    const instance = await DuckDBInstance.create(':memory:', settings);
     const writer = await instance.connect();
+    if (dbPath !== ':memory:') {
+      await runScriptWithPaths(writer, 'queries/db/attach-store', { store_file: dbPath }).catch((err: Error) => {
+        writer.closeSync();
+        instance.closeSync();
+        // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
+        throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;
+      });
+    }
     await migrate(writer, logger);
     return new Store(dbPath, instance, writer, logger);
   }
@@ -115,13 +124,19 @@ export class Store {
 
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
-    const conn = this.idleReaders.pop() ?? (await this.instance.connect());
+    const conn = this.idleReaders.pop() ?? (await this.connect());
     try {
       return await fn(conn);
     } finally {
       if (this.closed) conn.closeSync();
       else this.idleReaders.push(conn);
     }
+  }
+
+  private async connect(): Promise<DuckDBConnection> {
+    const conn = await this.instance.connect();
+    if (this.path !== ':memory:') await runScript(conn, 'queries/db/use-store');
+    return conn;
   }
 
   async close(): Promise<void> {

@@ -40,7 +40,7 @@ export const ERRORS = {
   CLIENT_NAME_EMPTY: { message: 'name must not be empty' },
   SUBSCRIPTION_INVALID: { message: '%s' },
   GENERATE_OPTION_INVALID: { message: '%s must be %s' },
-  SNAPSHOT_PATH_NUL: { message: 'a snapshot path cannot contain a NUL character' },
+  PATH_NUL: { message: 'a file path cannot contain a NUL character' },
 
   // Ingest.
   TRIAL_ROLLBACK: { message: 'trial write rolled back' },

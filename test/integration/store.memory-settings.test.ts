@@ -39,6 +39,18 @@ describe('the memory settings reach DuckDB', () => {
     }
   });
 
+  it("spills what does not fit the limit beside the store's file, on every connection", async () => {
+    const db = path.join(dir, 'spill.duckdb');
+    const store = await Store.open(db, silentLogger, { memoryLimit: '96MB' });
+    try {
+      const sql = "SELECT current_setting('temp_directory') AS temp_directory";
+      expect(await store.read((conn) => rowsAs(conn, sql))).toEqual([{ temp_directory: `${db}.tmp` }]);
+      expect(await store.write((conn) => rowsAs(conn, sql))).toEqual([{ temp_directory: `${db}.tmp` }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the default limit of the settings table, 96MB', async () => {
     const config = loadConfig({}, { AFFORD_DB: path.join(dir, 'b.duckdb') });
     const store = await Store.open(config.AFFORD_DB, silentLogger, { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT });
