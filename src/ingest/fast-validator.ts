@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { fastRows, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
-import { packTexts, unpackTexts, type PackedTexts } from './packed-texts.js';
+import { packTexts, textsOf } from './packed-texts.js';
 import type { RawItem } from './types.js';
 
 /**
@@ -48,7 +48,8 @@ export interface RowStream {
 /**
  * A piece of a search waiting to be worked out, on the worker thread or on
  * the calling thread: its items' texts (null for one its source refused),
- * or their UTF-8 bytes, packed.
+ * or their UTF-8 bytes where they lie (null for one refused, or a missing
+ * value), packed into one buffer only as the piece is sent to the thread.
  */
 interface Piece {
   search: Search;
@@ -56,7 +57,7 @@ interface Piece {
   base: number;
   count: number;
   raws?: (string | null)[];
-  packed?: PackedTexts;
+  values?: (Uint8Array | null)[];
 }
 
 /**
@@ -100,18 +101,32 @@ export class FastValidator {
    */
   stream(): RowStream {
     const { search, promise } = this.search();
+    // The piece being filled: texts, or the bytes of items that have them (a file's lines, decoded on the thread).
     let raws: (string | null)[] = [];
+    let values: (Uint8Array | null)[] = [];
     let base = 0;
     const queuePiece = (): void => {
-      if (raws.length === 0) return;
-      this.queuePiece({ search, index: search.found.length, base, count: raws.length, raws });
-      base += raws.length;
-      raws = [];
+      if (raws.length > 0) {
+        this.queuePiece({ search, index: search.found.length, base, count: raws.length, raws });
+        base += raws.length;
+        raws = [];
+      } else if (values.length > 0) {
+        this.queuePiece({ search, index: search.found.length, base, count: values.length, values });
+        base += values.length;
+        values = [];
+      }
     };
     return {
       add: (item) => {
-        raws.push(item.refused === undefined ? item.raw : null);
-        if (raws.length === PIECE_ITEMS) queuePiece();
+        const { bytes } = item;
+        if (bytes === undefined) {
+          if (values.length > 0) queuePiece();
+          raws.push(item.refused === undefined ? item.raw : null);
+        } else {
+          if (raws.length > 0) queuePiece();
+          values.push(bytes);
+        }
+        if (raws.length + values.length === PIECE_ITEMS) queuePiece();
       },
       end: () => {
         if (!search.ended) {
@@ -126,15 +141,17 @@ export class FastValidator {
   /**
    * The fast rows of values given as UTF-8 bytes (a Kafka batch's; a
    * missing value is an empty text): each piece's are copied into one
-   * buffer (packed-texts.ts) and decoded where they are checked, so that
-   * the calling thread makes no string of them. A value that is not UTF-8 is left to the
-   * schema path, as a refused item is.
+   * buffer (packed-texts.ts) as it is sent to the thread, and decoded where
+   * they are checked, so that the calling thread makes no string of them.
+   * A value that is not UTF-8 is left to the schema path, as a refused item
+   * is. A stream's items that carry their bytes (a file's lines) go the
+   * same way.
    */
   bytes(values: readonly (Uint8Array | null)[]): Promise<FoundRows> {
     const { search, promise } = this.search();
     for (let base = 0; base < values.length; base += PIECE_ITEMS) {
-      const packed = packTexts(values.slice(base, base + PIECE_ITEMS));
-      this.queuePiece({ search, index: search.found.length, base, count: packed.ends.length, packed });
+      const piece = values.slice(base, base + PIECE_ITEMS);
+      this.queuePiece({ search, index: search.found.length, base, count: piece.length, values: piece });
     }
     this.end(search);
     return promise;
@@ -210,13 +227,21 @@ export class FastValidator {
       this.ran.messages++;
       // Held open while a message is on the thread, and only then.
       worker.ref();
-      worker.postMessage({ id, parts: pieces.map((p) => (p.packed ? { base: p.base, ...p.packed } : { base: p.base, raws: p.raws })) });
+      // Bytes are packed now rather than when queued, and handed over rather than copied: a batch read ahead of the thread holds no second copy of them.
+      const transfer: ArrayBuffer[] = [];
+      const parts = pieces.map((p) => {
+        if (p.values === undefined) return { base: p.base, raws: p.raws };
+        const packed = packTexts(p.values);
+        transfer.push(packed.bytes.buffer as ArrayBuffer, packed.starts.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer);
+        return { base: p.base, ...packed };
+      });
+      worker.postMessage({ id, parts }, transfer);
     }
   }
 
   private here(piece: Piece): void {
     this.ran.here++;
-    this.settle(piece, fastRows(piece.raws ?? unpackTexts(piece.packed as PackedTexts), piece.base));
+    this.settle(piece, fastRows(piece.raws ?? textsOf(piece.values ?? []), piece.base));
   }
 
   private settle(piece: Piece, rows: FoundRows): void {

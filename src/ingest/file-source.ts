@@ -1,13 +1,40 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { readLines } from './line-reader.js';
+import { readLines, type InputLine } from './line-reader.js';
 import { fastValidator } from './fast-validator.js';
 import type { IngestPipeline } from './pipeline.js';
-import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem } from './types.js';
+import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type RawItem, type SourceRef } from './types.js';
 
 export interface FileIngestOptions {
   batchRows: number;
   onProgress?: (summary: IngestSummary) => void;
+}
+
+/** A line of the file as the pipeline's item: its text and its source reference are made only if they are read. */
+class FileItem implements RawItem {
+  private source: SourceRef | undefined;
+
+  constructor(
+    private readonly line: InputLine,
+    private readonly sourceRef: string,
+  ) {}
+
+  get raw(): string {
+    return this.line.raw;
+  }
+
+  get refused(): string | undefined {
+    return this.line.refused;
+  }
+
+  get bytes(): Uint8Array | null {
+    return this.line.bytes;
+  }
+
+  get ref(): SourceRef {
+    this.source ??= { source: 'file', sourceRef: this.sourceRef, lineNumber: this.line.lineNumber };
+    return this.source;
+  }
 }
 
 /**
@@ -46,11 +73,13 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
 
   try {
-    for await (const { raw, lineNumber, refused } of readLines(stream)) {
-      const item: RawItem = { raw, ref: { source: 'file', sourceRef, lineNumber }, ...(refused === undefined ? {} : { refused }) };
-      batch.push(item);
-      ahead?.add(item);
-      if (batch.length >= options.batchRows) await submit();
+    for await (const lines of readLines(stream)) {
+      for (const line of lines) {
+        const item = new FileItem(line, sourceRef);
+        batch.push(item);
+        ahead?.add(item);
+        if (batch.length >= options.batchRows) await submit();
+      }
     }
     await submit();
   } finally {

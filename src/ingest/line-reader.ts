@@ -1,50 +1,121 @@
 import { LIMITS } from '../domain/event-limits.js';
 
-/** One line of an NDJSON input, as text, or refused at the byte level with the reason. */
-export interface InputLine {
-  lineNumber: number;
-  raw: string;
-  refused?: string;
-}
-
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
- * Splits a byte stream into lines on '\n' (a '\r' before it is dropped).
- * Holds at most LIMITS.rawBytes of one line: a longer line is refused and
- * only its start is kept, the rest is skipped as it streams by. Each line is
- * decoded as strict UTF-8: a line that is not is refused rather than stored
- * with replacement characters. A byte order mark is skipped at the start of
- * the input only. Blank lines are skipped (but counted).
+ * One line of an NDJSON input, kept as its bytes: its text is decoded only
+ * when it is read (`raw`), so that a line that only the fast path's worker
+ * thread reads, from its bytes, never becomes a string on the reading
+ * thread. A line that is not strict UTF-8 is refused, with a readable copy
+ * as its text, rather than stored with replacement characters; so is one
+ * longer than the limit, of which only the start is kept.
  */
-export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes: number = LIMITS.rawBytes): AsyncGenerator<InputLine> {
-  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const lossy = new TextDecoder('utf-8', { ignoreBOM: true });
+export class InputLine {
+  private text: string | undefined;
+  private refusal: string | undefined;
+
+  /**
+   * The line is bytes `start` to `end` of `chunk` (a chunk read, or a copy
+   * when the line spans chunks): no view of them is kept, one object less a
+   * line for the garbage collector. A null chunk is a line refused as it was
+   * read (too long), which only its dead letter shows.
+   */
+  constructor(
+    readonly lineNumber: number,
+    private readonly chunk: Buffer | null,
+    private readonly start: number,
+    private readonly end: number,
+    overLong?: { start: Uint8Array; reason: string },
+  ) {
+    if (overLong) {
+      this.text = lossyUtf8.decode(overLong.start).slice(0, LIMITS.rawPrefixChars);
+      this.refusal = overLong.reason;
+    }
+  }
+
+  /** The line's bytes; null for a line refused as it was read. */
+  get bytes(): Uint8Array | null {
+    return this.chunk === null ? null : this.chunk.subarray(this.start, this.end);
+  }
+
+  get raw(): string {
+    return this.text ?? this.decode();
+  }
+
+  /** The reason the line is refused before it is parsed, if it is. */
+  get refused(): string | undefined {
+    if (this.text === undefined) this.decode();
+    return this.refusal;
+  }
+
+  private decode(): string {
+    const bytes = (this.chunk as Buffer).subarray(this.start, this.end);
+    try {
+      this.text = strictUtf8.decode(bytes);
+    } catch {
+      this.text = lossyUtf8.decode(bytes).slice(0, LIMITS.rawPrefixChars);
+      this.refusal = 'the line is not valid UTF-8';
+    }
+    return this.text;
+  }
+}
+
+/** Whether bytes `start` to `end` of `chunk` hold nothing but white space, as String.prototype.trim sees it. */
+function blank(chunk: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = chunk[i] as number;
+    // Tab, line feed, vertical tab, form feed, carriage return, space.
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
+    if (b < 0x80) return false;
+    // Beyond ASCII (rare): white space such as U+00A0 counts too, and a line that is not UTF-8 is not blank.
+    try {
+      return strictUtf8.decode(chunk.subarray(start, end)).trim() === '';
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Splits a byte stream into lines on '\n' (a '\r' before it is dropped),
+ * yielding the lines that end in each chunk read, together: one step of the
+ * loop a chunk rather than one a line. Holds at most LIMITS.rawBytes of one
+ * line: a longer line is refused and only its start is kept, the rest is
+ * skipped as it streams by. A line's bytes are a view of the chunk it lies
+ * in (copied only when it spans chunks). A byte order mark is skipped at the
+ * start of the input only. Blank lines are skipped (but counted).
+ */
+export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes: number = LIMITS.rawBytes): AsyncGenerator<InputLine[]> {
   let parts: Buffer[] = [];
   let held = 0;
   let overLong = false;
   let lineNumber = 0;
   let first = true;
 
-  const finish = (): InputLine | undefined => {
+  // The line that ends at `end` of `chunk`, which began at `start` of it or in the parts held from the chunks before.
+  const finish = (out: InputLine[], chunk: Buffer, start: number, end: number): void => {
     lineNumber++;
-    let bytes = Buffer.concat(parts, held);
-    parts = [];
-    held = 0;
-    if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-    if (overLong || bytes.length > maxBytes) {
+    if (held > 0 || overLong) {
+      hold(chunk.subarray(start, end));
+      chunk = Buffer.concat(parts, held);
+      start = 0;
+      end = chunk.length;
+      parts = [];
+      held = 0;
+    }
+    if (end > start && chunk[end - 1] === CR) end--;
+    if (overLong || end - start > maxBytes) {
       overLong = false;
-      return { lineNumber, raw: lossy.decode(bytes).slice(0, LIMITS.rawPrefixChars), refused: `the line is longer than ${maxBytes} bytes` };
+      out.push(new InputLine(lineNumber, null, 0, 0, { start: chunk.subarray(start, Math.min(end, start + LIMITS.rawPrefixChars * 4)), reason: `the line is longer than ${maxBytes} bytes` }));
+    } else if (!blank(chunk, start, end)) {
+      out.push(new InputLine(lineNumber, chunk, start, end));
     }
-    let raw: string;
-    try {
-      raw = strict.decode(bytes);
-    } catch {
-      return { lineNumber, raw: lossy.decode(bytes).slice(0, LIMITS.rawPrefixChars), refused: 'the line is not valid UTF-8' };
-    }
-    return raw.trim() === '' ? undefined : { lineNumber, raw };
   };
   const hold = (bytes: Buffer): void => {
     if (overLong) return;
@@ -66,18 +137,19 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
       first = false;
       if (buf.subarray(0, 3).equals(BOM)) buf = buf.subarray(3);
     }
+    const out: InputLine[] = [];
     let start = 0;
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
-      hold(buf.subarray(start, nl));
-      const line = finish();
-      if (line) yield line;
+      finish(out, buf, start, nl);
       start = nl + 1;
     }
-    // Copied: the stream may reuse its buffer.
+    // The start of a line that goes on in the next chunk: copied, as it is joined to the rest anyway.
     if (start < buf.length) hold(Buffer.from(buf.subarray(start)));
+    if (out.length > 0) yield out;
   }
   if (held > 0 || overLong) {
-    const line = finish();
-    if (line) yield line;
+    const out: InputLine[] = [];
+    finish(out, Buffer.alloc(0), 0, 0);
+    if (out.length > 0) yield out;
   }
 }

@@ -70,3 +70,15 @@ export function unpackTexts({ bytes, starts, ends }: PackedTexts): (string | nul
   }
   return texts;
 }
+
+/** The texts of values where they lie, each decoded in place: what unpackTexts gives for their packed copy. */
+export function textsOf(values: readonly (Uint8Array | null)[]): (string | null)[] {
+  return values.map((v) => {
+    if (v === null) return '';
+    try {
+      return strictUtf8.decode(v);
+    } catch {
+      return null;
+    }
+  });
+}

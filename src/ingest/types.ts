@@ -15,6 +15,13 @@ export interface RawItem {
   ref: SourceRef;
   /** Set when the source already knows the input is bad (not UTF-8, too long): the reason of its dead letter. */
   refused?: string;
+  /**
+   * The input's UTF-8 bytes, when its source reads bytes (a file): the fast
+   * path's worker thread decodes them itself, so that an item only the fast
+   * path reads never becomes a string on the writer's thread. Null for an
+   * input refused before it was decoded.
+   */
+  readonly bytes?: Uint8Array | null;
 }
 
 export type PreparedItem =

@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { readLines, type InputLine } from '../../src/ingest/line-reader.js';
+import { readLines } from '../../src/ingest/line-reader.js';
 
-async function collect(chunks: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes?: number): Promise<InputLine[]> {
-  const out: InputLine[] = [];
+interface Line {
+  lineNumber: number;
+  raw: string;
+  refused?: string;
+}
+
+/** The lines read, as plain values: the reason is read before the text, as a source's item may be. */
+async function collect(chunks: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes?: number): Promise<Line[]> {
+  const out: Line[] = [];
   const input = (async function* () {
     yield* chunks;
   })();
-  for await (const line of readLines(input, maxBytes)) out.push(line);
+  for await (const lines of readLines(input, maxBytes)) {
+    for (const line of lines) {
+      const refused = line.refused;
+      out.push({ lineNumber: line.lineNumber, raw: line.raw, ...(refused === undefined ? {} : { refused }) });
+    }
+  }
   return out;
 }
 
@@ -32,6 +44,28 @@ describe('readLines', () => {
     expect(lines).toEqual([
       { lineNumber: 1, raw: 'a' },
       { lineNumber: 2, raw: '\uFEFFb' },
+    ]);
+  });
+
+  it('keeps each line as its bytes, decoded only when its text is read, whichever is read first', async () => {
+    const lines: { bytes: Uint8Array | null; raw: string; refused: string | undefined }[] = [];
+    for await (const chunk of readLines((async function* () {
+      yield Buffer.from('{"a":1}\n');
+      yield Buffer.from([0x7b, 0xff, 0x7d, 0x0a]);
+    })())) {
+      for (const line of chunk) lines.push(line);
+    }
+    expect(lines.map((l) => (l.bytes ? Buffer.from(l.bytes).toString('latin1') : null))).toEqual(['{"a":1}', '{\xff}']);
+    // The text first, then the reason; and the reason first, then the text.
+    expect([lines[0]?.raw, lines[0]?.refused]).toEqual(['{"a":1}', undefined]);
+    expect([lines[1]?.refused, lines[1]?.raw]).toEqual(['the line is not valid UTF-8', '{\uFFFD}']);
+  });
+
+  it('skips a line of nothing but white space, Unicode white space included, but not one that is not UTF-8', async () => {
+    const lines = await collect([Buffer.concat([Buffer.from(' \t\u00a0\u2028\n', 'utf8'), Buffer.from([0x20, 0xff, 0x0a]), Buffer.from('x\n')])]);
+    expect(lines).toEqual([
+      { lineNumber: 2, raw: ' \uFFFD', refused: 'the line is not valid UTF-8' },
+      { lineNumber: 3, raw: 'x' },
     ]);
   });
 

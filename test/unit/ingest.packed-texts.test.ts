@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packTexts, unpackTexts } from '../../src/ingest/packed-texts.js';
+import { packTexts, textsOf, unpackTexts } from '../../src/ingest/packed-texts.js';
 
 /** Views into one buffer, `gap` bytes of something else before each, as a Kafka client decodes a record batch. */
 function viewsOf(texts: readonly string[], gap: number): Buffer[] {
@@ -21,6 +21,8 @@ describe('packed texts', () => {
     const values = [Buffer.from(texts[0] as string), null, Buffer.from([0x7b, 0xc3, 0x28, 0x7d]), Buffer.from(texts[2] as string), Buffer.from([])];
     expect(unpackTexts(packTexts(values))).toEqual([texts[0], '', null, texts[2], '']);
     expect(unpackTexts(packTexts([]))).toEqual([]);
+    // Decoded where they lie, as the calling thread does for a piece it works out itself: the same texts.
+    expect(textsOf(values)).toEqual([texts[0], '', null, texts[2], '']);
   });
 
   it('copies values that lie in order in one buffer as one stretch, with what lies between them', () => {
