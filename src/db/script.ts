@@ -36,7 +36,8 @@ function pathLiteral(text: string): string {
  */
 export async function runScriptWithPaths(conn: DuckDBConnection, name: string, paths: Record<string, string>): Promise<void> {
   for (const statement of statements(sqlFile(name))) {
-    await conn.run(Object.entries(paths).reduce((text, [key, file]) => text.replaceAll(`$${key}`, pathLiteral(file)), statement));
+    // A function as the replacement: a path's own `$&` or `$$` must not be read as a replacement pattern.
+    await conn.run(Object.entries(paths).reduce((text, [key, file]) => text.replaceAll(`$${key}`, () => pathLiteral(file)), statement));
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,23 @@ describe('the memory settings reach DuckDB', () => {
       expect(await store.write((conn) => rowsAs(conn, sql))).toEqual([{ temp_directory: `${db}.tmp` }]);
     } finally {
       await store.close();
+    }
+  });
+
+  it("opens a store whose path holds a quote and dollar signs at that very path", async () => {
+    const db = path.join(dir, "it's $$ and $& here", 'store.duckdb');
+    const store = await Store.open(db, silentLogger);
+    try {
+      await store.write((conn) => rowsAs(conn, "INSERT INTO api_clients (client_id, name, secret_hash) VALUES ('c-1', 'one', 'x') RETURNING client_id"));
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(db)).toBe(true);
+    const again = await Store.open(db, silentLogger);
+    try {
+      expect(await again.read((conn) => rowsAs(conn, 'SELECT client_id FROM api_clients'))).toEqual([{ client_id: 'c-1' }]);
+    } finally {
+      await again.close();
     }
   });
 
