@@ -7,6 +7,7 @@ import type { SourceMessage } from './kafka-types.js';
 import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
 import { splitFastRow, type FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
+import { strictText } from './packed-texts.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { BatchResult, RawItem, SourceRef } from './types.js';
 
@@ -32,7 +33,6 @@ export interface WriteOutcome {
 
 const keyText = (m: SourceMessage): string | null => (m.key === null ? null : m.key.toString('utf8'));
 const valueText = (m: SourceMessage): string => (m.value === null ? '' : m.value.toString('utf8'));
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * A message as the pipeline takes it, decoded only when asked for: the fast
@@ -70,12 +70,9 @@ class KafkaItem implements RawItem {
   private decode(): string {
     const m = this.message;
     if (m.value === null) return (this.text = '');
-    try {
-      this.text = strictUtf8.decode(m.value);
-    } catch {
-      this.text = valueText(m).slice(0, LIMITS.rawPrefixChars);
-      this.refusal = 'the message is not valid UTF-8';
-    }
+    const text = strictText(m.value);
+    if (text === null) this.refusal = 'the message is not valid UTF-8';
+    this.text = text ?? valueText(m).slice(0, LIMITS.rawPrefixChars);
     return this.text;
   }
 }

@@ -1,10 +1,10 @@
 import { LIMITS } from '../domain/event-limits.js';
+import { strictText } from './packed-texts.js';
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
@@ -55,12 +55,9 @@ export class InputLine {
 
   private decode(): string {
     const bytes = (this.chunk as Buffer).subarray(this.start, this.end);
-    try {
-      this.text = strictUtf8.decode(bytes);
-    } catch {
-      this.text = lossyUtf8.decode(bytes).slice(0, LIMITS.rawPrefixChars);
-      this.refusal = 'the line is not valid UTF-8';
-    }
+    const text = strictText(bytes);
+    if (text === null) this.refusal = 'the line is not valid UTF-8';
+    this.text = text ?? lossyUtf8.decode(bytes).slice(0, LIMITS.rawPrefixChars);
     return this.text;
   }
 }
@@ -73,11 +70,7 @@ function blank(chunk: Buffer, start: number, end: number): boolean {
     if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
     if (b < 0x80) return false;
     // Beyond ASCII (rare): white space such as U+00A0 counts too, and a line that is not UTF-8 is not blank.
-    try {
-      return strictUtf8.decode(chunk.subarray(start, end)).trim() === '';
-    } catch {
-      return false;
-    }
+    return strictText(chunk.subarray(start, end))?.trim() === '';
   }
   return true;
 }

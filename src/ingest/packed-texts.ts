@@ -58,27 +58,27 @@ export function packTexts(values: readonly (Uint8Array | null)[]): PackedTexts {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * Bytes as strict UTF-8 text (a byte order mark kept as a character), or
+ * null when they are not valid UTF-8: the one decoding every ingest source
+ * uses, so that a line or message reads the same wherever it is decoded.
+ */
+export function strictText(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** The texts of packed values; null for one that is not valid UTF-8, which only the schema path may judge. */
 export function unpackTexts({ bytes, starts, ends }: PackedTexts): (string | null)[] {
   const texts: (string | null)[] = new Array<string | null>(ends.length);
-  for (let i = 0; i < ends.length; i++) {
-    try {
-      texts[i] = strictUtf8.decode(bytes.subarray(starts[i], ends[i]));
-    } catch {
-      texts[i] = null;
-    }
-  }
+  for (let i = 0; i < ends.length; i++) texts[i] = strictText(bytes.subarray(starts[i], ends[i]));
   return texts;
 }
 
 /** The texts of values where they lie, each decoded in place: what unpackTexts gives for their packed copy. */
 export function textsOf(values: readonly (Uint8Array | null)[]): (string | null)[] {
-  return values.map((v) => {
-    if (v === null) return '';
-    try {
-      return strictUtf8.decode(v);
-    } catch {
-      return null;
-    }
-  });
+  return values.map((v) => (v === null ? '' : strictText(v)));
 }
