@@ -1,4 +1,6 @@
 import { quickEvent } from './fast-event.js';
+import { RowBytes, scanRow } from './fast-scan.js';
+import { strictText, type PackedTexts } from './packed-texts.js';
 import { transactionCells, type TransactionEvent } from './transaction-cells.js';
 
 /**
@@ -8,16 +10,20 @@ import { transactionCells, type TransactionEvent } from './transaction-cells.js'
  * (transaction-cells.ts) and its customer's secret, written as one text:
  * cells separated by FIELD, a null as NULL_CELL. DuckDB splits them back
  * into columns (sql/queries/ingest/fast-rows.sql), so a batch's rows reach
- * it as one text column rather than thirty, and this work can run on a
+ * it as a few texts rather than thirty columns, and this work can run on a
  * thread of its own (fast-worker.ts). Everything else goes to the schema.
+ * Events given as bytes are scanned as bytes first (fast-scan.ts), and
+ * the rows of a piece found so travel as one text, rows separated by
+ * ROW_END.
  */
 
 export const FIELD = '\x1f';
 export const NULL_CELL = '\x1e';
+export const ROW_END = '\x1d';
 
 /** What the fast path found in a batch (the rows staged whole are fast-settle.ts's FastRows once staged). */
 export interface FoundRows {
-  /** One row of stage_transactions per fast event, in the batch's order; the first cell is its position. */
+  /** The rows of stage_transactions of the fast events, each text one or more of them separated by ROW_END; the first cell of a row is its position. */
   rows: string[];
   /** Positions of every other item, in order: they go through the schema. */
   slow: number[];
@@ -30,7 +36,7 @@ export function fastRow(seq: number, e: TransactionEvent, escaped: boolean): str
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];
     if (c === null || c === undefined) cells[i] = NULL_CELL;
-    else if (escaped && typeof c === 'string' && (c.includes(FIELD) || c.includes(NULL_CELL))) return undefined;
+    else if (escaped && typeof c === 'string' && (c.includes(FIELD) || c.includes(NULL_CELL) || c.includes(ROW_END))) return undefined;
   }
   return cells.join(FIELD);
 }
@@ -42,13 +48,62 @@ export function fastRows(raws: readonly (string | null)[], base = 0): FoundRows 
   for (let i = 0; i < raws.length; i++) {
     const raw = raws[i];
     const seq = base + i;
-    const e = raw === null || raw === undefined ? undefined : quickEvent(raw);
-    // A line without a backslash has no escapes, so none of its strings holds a control character.
-    const row = e ? fastRow(seq, e as TransactionEvent, (raw as string).includes('\\')) : undefined;
+    const row = textRow(raw, seq);
     if (row === undefined) slow.push(seq);
     else rows.push(row);
   }
   return { rows, slow };
+}
+
+/** The row of one event given as text, or undefined for one the schema must see. */
+function textRow(raw: string | null | undefined, seq: number): string | undefined {
+  const e = raw === null || raw === undefined ? undefined : quickEvent(raw);
+  // A line without a backslash has no escapes, so none of its strings holds a control character.
+  return e ? fastRow(seq, e as TransactionEvent, (raw as string).includes('\\')) : undefined;
+}
+
+const rowText = new TextDecoder();
+
+/**
+ * The fast rows of events given as UTF-8 bytes (packed, or each where it
+ * lies; null for an item its source refused), the first at position
+ * `base`: each is scanned as bytes (fast-scan.ts), and one the scan gives
+ * up on is decoded, strictly, and checked as text. The rows the scan found
+ * come as one text.
+ */
+export function fastRowsOfBytes(values: PackedTexts | readonly (Uint8Array | null)[], base = 0): FoundRows {
+  const packed = 'bytes' in values ? values : undefined;
+  const count = packed ? packed.ends.length : (values as readonly (Uint8Array | null)[]).length;
+  const scanned = new RowBytes();
+  const rows: string[] = [];
+  const slow: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const seq = base + i;
+    const v = packed ? packed.bytes : (values as readonly (Uint8Array | null)[])[i];
+    if (v === null || v === undefined) {
+      slow.push(seq);
+      continue;
+    }
+    const from = packed ? (packed.starts[i] as number) : 0;
+    const to = packed ? (packed.ends[i] as number) : v.length;
+    const mark = scanned.length;
+    if (mark > 0) scanned.byte(0x1d);
+    if (scanRow(v, from, to, seq, scanned)) continue;
+    scanned.length = mark;
+    const row = textRow(strictText(v.subarray(from, to)), seq);
+    if (row === undefined) slow.push(seq);
+    else rows.push(row);
+  }
+  if (scanned.length > 0) rows.push(rowText.decode(scanned.bytes.subarray(0, scanned.length)));
+  return { rows, slow };
+}
+
+/** Each row of found rows' texts. */
+export function* eachFastRow(rows: readonly string[]): Generator<string> {
+  for (const text of rows) {
+    if (!text.includes(ROW_END)) yield text;
+    else yield* text.split(ROW_END);
+  }
 }
 
 /** A fast row's position and the rest of it (its FIELD first), so that the same row can be given another position. */

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { fastRows, type FoundRows } from './fast-rows.js';
+import { fastRows, fastRowsOfBytes, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
-import { packTexts, textsOf } from './packed-texts.js';
+import { packTexts } from './packed-texts.js';
 import type { RawItem } from './types.js';
 
 /**
@@ -241,7 +241,7 @@ export class FastValidator {
 
   private here(piece: Piece): void {
     this.ran.here++;
-    this.settle(piece, fastRows(piece.raws ?? textsOf(piece.values ?? []), piece.base));
+    this.settle(piece, piece.raws ? fastRows(piece.raws, piece.base) : fastRowsOfBytes(piece.values ?? [], piece.base));
   }
 
   private settle(piece: Piece, rows: FoundRows): void {

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { fastRows } from './fast-rows.js';
-import { unpackTexts, type PackedTexts } from './packed-texts.js';
+import { fastRows, fastRowsOfBytes } from './fast-rows.js';
+import type { PackedTexts } from './packed-texts.js';
 
 /**
  * The thread that finds a batch's fast rows (fast-rows.ts) while the writer
@@ -15,7 +15,7 @@ type Part = { base: number } & ({ raws: (string | null)[] } | PackedTexts);
 
 parentPort?.on('message', (message: { id: number; parts: Part[] }) => {
   try {
-    parentPort?.postMessage({ id: message.id, parts: message.parts.map((part) => fastRows('raws' in part ? part.raws : unpackTexts(part), part.base)) });
+    parentPort?.postMessage({ id: message.id, parts: message.parts.map((part) => ('raws' in part ? fastRows(part.raws, part.base) : fastRowsOfBytes(part, part.base))) });
   } catch (err) {
     parentPort?.postMessage({ id: message.id, error: String(err) });
   }

@@ -5,7 +5,7 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
-import { splitFastRow, type FoundRows } from './fast-rows.js';
+import { eachFastRow, splitFastRow, type FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
 import { strictText } from './packed-texts.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -99,7 +99,7 @@ export function findAhead(chunk: PartitionChunk): void {
   const found = fastValidator
     .bytes(messages.map((m) => m.value))
     .then(({ rows, slow }) => {
-      for (const row of rows) {
+      for (const row of eachFastRow(rows)) {
         const { seq, tail } = splitFastRow(row);
         (messages[seq] as HandedMessage)[FAST_ROW] = tail;
       }

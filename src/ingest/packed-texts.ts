@@ -70,15 +70,3 @@ export function strictText(bytes: Uint8Array): string | null {
     return null;
   }
 }
-
-/** The texts of packed values; null for one that is not valid UTF-8, which only the schema path may judge. */
-export function unpackTexts({ bytes, starts, ends }: PackedTexts): (string | null)[] {
-  const texts: (string | null)[] = new Array<string | null>(ends.length);
-  for (let i = 0; i < ends.length; i++) texts[i] = strictText(bytes.subarray(starts[i], ends[i]));
-  return texts;
-}
-
-/** The texts of values where they lie, each decoded in place: what unpackTexts gives for their packed copy. */
-export function textsOf(values: readonly (Uint8Array | null)[]): (string | null)[] {
-  return values.map((v) => (v === null ? '' : strictText(v)));
-}

@@ -1,6 +1,7 @@
 -- Stages a batch's fast rows (fast_rows, appended by fast-path.ts; see
--- src/ingest/fast-rows.ts): each is one row of stage_transactions as text,
--- its cells separated by chr(31), a null written as chr(30). The positions,
+-- src/ingest/fast-rows.ts): each text holds one or more rows separated by
+-- chr(29), each row one of stage_transactions, its cells separated by
+-- chr(31), a null written as chr(30). The positions,
 -- ids and instants of the first seven cells are never null. No parameters.
 INSERT INTO stage_transactions
 SELECT f[1]::INTEGER, f[2], f[3], f[4], f[5], f[6], f[7],
@@ -9,6 +10,6 @@ SELECT f[1]::INTEGER, f[2], f[3], f[4], f[5], f[6], f[7],
        nullif(f[18], chr(30)), nullif(f[19], chr(30)), nullif(f[20], chr(30)), nullif(f[21], chr(30)), nullif(f[22], chr(30)),
        nullif(f[23], chr(30)), nullif(f[24], chr(30)), nullif(f[25], chr(30)), nullif(f[26], chr(30)), nullif(f[27], chr(30)),
        nullif(f[28], chr(30)), nullif(f[29], chr(30)), nullif(f[30], chr(30)), true
-FROM (SELECT string_split(row, chr(31)) AS f FROM fast_rows);
+FROM (SELECT string_split(r, chr(31)) AS f FROM (SELECT unnest(string_split(row, chr(29))) AS r FROM fast_rows));
 
 DROP TABLE fast_rows;
