@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, so there is no build step.
-import { register } from 'tsx/esm/api';
+// Runs the TypeScript sources with no build step: from a bundle of them that
+// is built on first use and cached (cli-bundle.mjs), or, when that cannot
+// be, directly through tsx.
+import { bundledCli } from './cli-bundle.mjs';
 
-register();
-// V8 flags first (AFFORD_V8_FLAGS), so they govern the heap for the whole run.
-const { applyV8Flags } = await import('../src/cli/v8-flags.ts');
-applyV8Flags();
-await import('../src/cli.ts');
+const bundled = await bundledCli();
+if (bundled !== undefined) {
+  await import(bundled);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}

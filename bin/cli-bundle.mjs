@@ -1,0 +1,99 @@
+// The command line as JavaScript bundled from the TypeScript sources, built
+// with esbuild the first time a version of the sources runs and kept under
+// node_modules/.cache, so that a run loads a few files rather than every
+// source through tsx's loader (about 0.4 s of each run). The bundle is
+// split at the command modules' dynamic imports, as the sources are, so a
+// command still loads only what it uses. Each source keeps its own
+// import.meta.url, so paths found from it (sql/, rules/, the worker
+// scripts) are what they are in the sources. Any change to src/ or to this
+// file makes a new bundle; what cannot be built or cached leaves the caller
+// to run the sources through tsx, as before.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every file under `dir`, in a stable order. */
+function filesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
+}
+
+/** A name for this version of the sources under `root` and of this build: their contents hashed. */
+function versionKey(root) {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const file of filesUnder(path.join(root, 'src'))) {
+    hash.update(path.relative(root, file));
+    hash.update('\0');
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex').slice(0, 20);
+}
+
+/** Replaces import.meta.url in each source with that source's own URL. */
+const sourceUrls = {
+  name: 'source-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+      loader: 'ts',
+    }));
+  },
+};
+
+async function build(root, cache, dir) {
+  const esbuild = await import('esbuild');
+  const building = `${dir}.${process.pid}.tmp`;
+  rmSync(building, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir: building,
+    outExtension: { '.js': '.mjs' },
+    plugins: [sourceUrls],
+    logLevel: 'silent',
+  });
+  try {
+    renameSync(building, dir);
+  } catch (err) {
+    // Another run built the same version meanwhile: its bundle is as good.
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(dir)) throw err;
+  }
+  // Bundles of other versions of the sources are no longer wanted.
+  for (const other of readdirSync(cache)) {
+    if (other !== path.basename(dir) && !other.endsWith('.tmp')) rmSync(path.join(cache, other), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The URL of the bundled command line's entry (src/cli/main.ts under
+ * `root`), built first if this version of the sources has none; undefined
+ * when it cannot be.
+ */
+export async function bundledCli(root = ROOT) {
+  try {
+    const cache = path.join(root, 'node_modules', '.cache', 'afford-cli');
+    const dir = path.join(cache, versionKey(root));
+    const entry = path.join(dir, 'main.mjs');
+    if (!existsSync(entry)) {
+      mkdirSync(cache, { recursive: true });
+      await build(root, cache, dir);
+    }
+    return pathToFileURL(entry).href;
+  } catch {
+    return undefined;
+  }
+}

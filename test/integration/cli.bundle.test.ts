@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript, with no declarations
+import { bundledCli } from '../../bin/cli-bundle.mjs';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A tree shaped like the repo's: src/cli/main.ts, which imports another source and a package, and node_modules reached by a link. */
+function tree(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'afford-bundle-'));
+  mkdirSync(path.join(root, 'src', 'cli'), { recursive: true });
+  mkdirSync(path.join(root, 'node_modules'));
+  // The packages of the repo, as an installed copy has them.
+  for (const name of ['esbuild', 'commander', '@esbuild']) {
+    const at = path.join(root, 'node_modules', name);
+    mkdirSync(path.dirname(at), { recursive: true });
+    spawnSync('ln', ['-s', path.join(repo, 'node_modules', name), at]);
+  }
+  writeFileSync(path.join(root, 'src', 'where.ts'), 'export const here: string = import.meta.url;\n');
+  writeFileSync(
+    path.join(root, 'src', 'cli', 'main.ts'),
+    "import { Command } from 'commander';\nconst { here } = await import('../where.js');\nconst name: string = new Command('x').name();\nconsole.log(JSON.stringify({ name, here, main: import.meta.url, version: 1 }));\n",
+  );
+  return root;
+}
+
+const run = (url: string) => JSON.parse(spawnSync(process.execPath, [fileURLToPath(url)], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
+
+describe('the bundled command line', () => {
+  const roots: string[] = [];
+  afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+  it('is built once per version of the sources, keeps each source its own URL, and is rebuilt when a source changes', async () => {
+    const root = tree();
+    roots.push(root);
+    const url = (await bundledCli(root)) as string;
+    expect(url.startsWith(pathToFileURL(path.join(root, 'node_modules', '.cache', 'afford-cli')).href)).toBe(true);
+    // Sources keep their own URL, so paths found from them are the sources' paths.
+    expect(run(url)).toEqual({
+      name: 'x',
+      here: pathToFileURL(path.join(root, 'src', 'where.ts')).href,
+      main: pathToFileURL(path.join(root, 'src', 'cli', 'main.ts')).href,
+      version: 1,
+    });
+    expect(await bundledCli(root)).toBe(url);
+    // A dynamic import stays a chunk of its own, loaded when it runs.
+    expect(readdirSync(path.dirname(fileURLToPath(url))).length).toBeGreaterThan(1);
+
+    writeFileSync(path.join(root, 'src', 'cli', 'main.ts'), "console.log(JSON.stringify({ version: 2 }));\n");
+    const next = (await bundledCli(root)) as string;
+    expect(next).not.toBe(url);
+    expect(run(next)).toEqual({ version: 2 });
+    // The bundle of the version before is gone.
+    expect(existsSync(fileURLToPath(url))).toBe(false);
+  });
+
+  it('is not there when it cannot be built, and the caller runs the sources instead', async () => {
+    const root = tree();
+    roots.push(root);
+    writeFileSync(path.join(root, 'src', 'cli', 'main.ts'), 'this is not TypeScript (\n');
+    expect(await bundledCli(root)).toBeUndefined();
+    // Nor where the cache cannot be written.
+    const readOnly = tree();
+    roots.push(readOnly);
+    writeFileSync(path.join(readOnly, 'node_modules', '.cache'), 'a file where the cache folder would be');
+    expect(await bundledCli(readOnly)).toBeUndefined();
+  });
+
+  it('runs the real command line', () => {
+    const r = spawnSync(process.execPath, [path.join(repo, 'bin', 'afford.mjs'), '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ingest');
+    expect(readdirSync(path.join(repo, 'node_modules', '.cache', 'afford-cli')).filter((d) => !d.endsWith('.tmp'))).toHaveLength(1);
+  });
+});
