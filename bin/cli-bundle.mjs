@@ -6,16 +6,18 @@
 // command still loads only what it uses. Each source keeps its own
 // import.meta.url, so paths found from it (sql/, rules/, the worker
 // scripts) are what they are in the sources. Any change to src/ or to this
-// file makes a new bundle; what cannot be built or cached leaves the caller
-// to run the sources through tsx, as before.
+// file makes a new bundle (older ones go once a day old); what cannot be
+// built or cached leaves the caller to run the sources through tsx.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** How long the bundle of a version no longer current is kept. */
+const KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** Every file under `dir`, in a stable order. */
 function filesUnder(dir) {
@@ -72,9 +74,10 @@ async function build(root, cache, dir) {
     rmSync(building, { recursive: true, force: true });
     if (!existsSync(dir)) throw err;
   }
-  // Bundles of other versions of the sources are no longer wanted.
+  // Bundles of other versions are removed once a day old: a process started from one (a service) may still load its chunks.
   for (const other of readdirSync(cache)) {
-    if (other !== path.basename(dir) && !other.endsWith('.tmp')) rmSync(path.join(cache, other), { recursive: true, force: true });
+    const at = path.join(cache, other);
+    if (other !== path.basename(dir) && Date.now() - statSync(at).mtimeMs > KEEP_MS) rmSync(at, { recursive: true, force: true });
   }
 }
 

@@ -5,9 +5,9 @@ let code: Promise<string> | undefined;
 /**
  * The fast path's worker thread as one CommonJS script, bundled by esbuild
  * from fast-worker.ts and what it imports, once per process. The sources are
- * TypeScript, and a thread that loaded them through tsx, as the CLI does,
- * would carry a loader of its own: measured, a worker started so held some
- * 46 MiB more than an empty one before it did any work, this script 11 MiB.
+ * TypeScript, and a thread that loaded them through tsx would carry a
+ * loader of its own: measured, a worker started so held some 46 MiB more
+ * than an empty one before it did any work, this script 11 MiB.
  */
 export function fastWorkerCode(): Promise<string> {
   code ??= (async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -54,8 +54,14 @@ describe('the bundled command line', () => {
     const next = (await bundledCli(root)) as string;
     expect(next).not.toBe(url);
     expect(run(next)).toEqual({ version: 2 });
-    // The bundle of the version before is gone.
-    expect(existsSync(fileURLToPath(url))).toBe(false);
+    // The bundle of the version before stays while a process may still run from it, and goes once a day old.
+    const before = path.dirname(fileURLToPath(url));
+    expect(existsSync(before)).toBe(true);
+    utimesSync(before, new Date(Date.now() - 25 * 3600_000), new Date(Date.now() - 25 * 3600_000));
+    writeFileSync(path.join(root, 'src', 'cli', 'main.ts'), "console.log(JSON.stringify({ version: 3 }));\n");
+    expect(run((await bundledCli(root)) as string)).toEqual({ version: 3 });
+    expect(existsSync(before)).toBe(false);
+    expect(existsSync(path.dirname(fileURLToPath(next)))).toBe(true);
   });
 
   it('is not there when it cannot be built, and the caller runs the sources instead', async () => {
@@ -74,6 +80,6 @@ describe('the bundled command line', () => {
     const r = spawnSync(process.execPath, [path.join(repo, 'bin', 'afford.mjs'), '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('ingest');
-    expect(readdirSync(path.join(repo, 'node_modules', '.cache', 'afford-cli')).filter((d) => !d.endsWith('.tmp'))).toHaveLength(1);
+    expect(readdirSync(path.join(repo, 'node_modules', '.cache', 'afford-cli')).filter((d) => !d.endsWith('.tmp')).length).toBeGreaterThan(0);
   });
 });
