@@ -3,6 +3,7 @@ import { queryRows, type Columns } from '../db/rows.js';
 import { queryFile, runScript, statements } from '../db/script.js';
 import { sqlFile } from '../db/sql-files.js';
 import { stageFastRows } from './stage.js';
+import type { FastCustomer } from './fast-customers.js';
 
 /**
  * The fast path of a batch: each plain transaction event that the
@@ -24,20 +25,11 @@ export async function stageFast(conn: DuckDBConnection, rows: readonly string[])
   return rows.length;
 }
 
-export interface FastCustomer {
-  client_id: string;
-  customer_id: string;
-  events: number;
-  /** The first row newer than the customer's deletion (every row, without one): the one that would create the customer. */
-  first_seq: number | null;
-  first_secret: string | null;
-  secrets: string[];
-}
-
 const FAST_CUSTOMER_COLUMNS: Columns<FastCustomer> = {
   client_id: 'text', customer_id: 'text', events: 'number', first_seq: 'number', first_secret: 'text', secrets: 'list',
 };
 
+/** The fast rows' customers as SQL finds them from the stage, minding each customer's deletion (see fast-customers.ts). */
 export async function fastCustomers(conn: DuckDBConnection): Promise<FastCustomer[]> {
   return queryFile<FastCustomer>(conn, 'queries/ingest/fast-customers', {}, FAST_CUSTOMER_COLUMNS);
 }

@@ -1,4 +1,5 @@
 import { quickEvent } from './fast-event.js';
+import { CustomerTally, type FastCustomer } from './fast-customers.js';
 import { RowBytes, scanRow } from './fast-scan.js';
 import { strictText, type PackedTexts } from './packed-texts.js';
 import { transactionCells, type TransactionEvent } from './transaction-cells.js';
@@ -27,6 +28,8 @@ export interface FoundRows {
   rows: string[];
   /** Positions of every other item, in order: they go through the schema. */
   slow: number[];
+  /** The rows' customers, tallied as they were found (fast-customers.ts); absent when the rows were put together otherwise. */
+  customers?: FastCustomer[];
 }
 
 /** The row of one fast event, or undefined when a cell holds a separator (only possible through a JSON escape). */
@@ -45,21 +48,24 @@ export function fastRow(seq: number, e: TransactionEvent, escaped: boolean): str
 export function fastRows(raws: readonly (string | null)[], base = 0): FoundRows {
   const rows: string[] = [];
   const slow: number[] = [];
+  const tally = new CustomerTally();
   for (let i = 0; i < raws.length; i++) {
     const raw = raws[i];
     const seq = base + i;
-    const row = textRow(raw, seq);
+    const row = textRow(raw, seq, tally);
     if (row === undefined) slow.push(seq);
     else rows.push(row);
   }
-  return { rows, slow };
+  return { rows, slow, customers: tally.customers() };
 }
 
 /** The row of one event given as text, or undefined for one the schema must see. */
-function textRow(raw: string | null | undefined, seq: number): string | undefined {
+function textRow(raw: string | null | undefined, seq: number, tally: CustomerTally): string | undefined {
   const e = raw === null || raw === undefined ? undefined : quickEvent(raw);
   // A line without a backslash has no escapes, so none of its strings holds a control character.
-  return e ? fastRow(seq, e as TransactionEvent, (raw as string).includes('\\')) : undefined;
+  const row = e ? fastRow(seq, e as TransactionEvent, (raw as string).includes('\\')) : undefined;
+  if (row !== undefined && e) tally.add(seq, e.client_id, e.customer_id, e.customer_secret ?? null);
+  return row;
 }
 
 const rowText = new TextDecoder();
@@ -75,6 +81,7 @@ export function fastRowsOfBytes(values: PackedTexts | readonly (Uint8Array | nul
   const packed = 'bytes' in values ? values : undefined;
   const count = packed ? packed.ends.length : (values as readonly (Uint8Array | null)[]).length;
   const scanned = new RowBytes();
+  const tally = new CustomerTally();
   const rows: string[] = [];
   const slow: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -88,14 +95,14 @@ export function fastRowsOfBytes(values: PackedTexts | readonly (Uint8Array | nul
     const to = packed ? (packed.ends[i] as number) : v.length;
     const mark = scanned.length;
     if (mark > 0) scanned.byte(0x1d);
-    if (scanRow(v, from, to, seq, scanned)) continue;
+    if (scanRow(v, from, to, seq, scanned, tally)) continue;
     scanned.length = mark;
-    const row = textRow(strictText(v.subarray(from, to)), seq);
+    const row = textRow(strictText(v.subarray(from, to)), seq, tally);
     if (row === undefined) slow.push(seq);
     else rows.push(row);
   }
   if (scanned.length > 0) rows.push(rowText.decode(scanned.bytes.subarray(0, scanned.length)));
-  return { rows, slow };
+  return { rows, slow, customers: tally.customers() };
 }
 
 /** Each row of found rows' texts. */

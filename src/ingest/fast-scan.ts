@@ -1,4 +1,5 @@
 import { CURRENCIES } from '../domain/currencies.js';
+import type { CustomerTally } from './fast-customers.js';
 import { LIMITS } from '../domain/event-limits.js';
 import { OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
 import { modelPairs, UK_V2 } from '../domain/taxonomy.js';
@@ -502,10 +503,11 @@ function checkUpsert(): void {
 
 /**
  * Writes the fast row (fast-rows.ts) of the event in bytes[from, to) at
- * position `seq` to `rows`, and returns true; or returns false, having
- * written nothing, when the event is not in the plain form this scan takes.
+ * position `seq` to `rows`, counts it in `tally`, and returns true; or
+ * returns false, having written nothing, when the event is not in the
+ * plain form this scan takes.
  */
-export function scanRow(bytes: Uint8Array, from: number, to: number, seq: number, rows: RowBytes): boolean {
+export function scanRow(bytes: Uint8Array, from: number, to: number, seq: number, rows: RowBytes, tally?: CustomerTally): boolean {
   // Longer lines may not be within the byte limit as the text check counts them: it takes them, or not.
   if (to - from > LIMITS.rawBytes / 3) return false;
   b = bytes;
@@ -575,6 +577,8 @@ export function scanRow(bytes: Uint8Array, from: number, to: number, seq: number
       }
     }
     cell(S.customer_secret);
+    const secret = seen(S.customer_secret) ? (starts[S.customer_secret] as number) : -1;
+    tally?.addBytes(seq, b, starts[S.client_id] as number, ends[S.client_id] as number, starts[S.customer_id] as number, ends[S.customer_id] as number, secret, ends[S.customer_secret] as number);
     return true;
   } catch (err) {
     if (err !== GIVE_UP) throw err;

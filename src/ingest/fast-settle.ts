@@ -1,7 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { customerKey } from '../domain/customer-ref.js';
 import type { EventType } from '../domain/events.js';
-import { settleFast, type FastCustomer, type SecretMismatch } from './fast-path.js';
+import type { FastCustomer } from './fast-customers.js';
+import { settleFast, type SecretMismatch } from './fast-path.js';
 import type { DeadLetterRecord, RawItem } from './types.js';
 
 /**
@@ -12,6 +13,8 @@ import type { DeadLetterRecord, RawItem } from './types.js';
 export interface FastRows {
   staged: number;
   customers: readonly FastCustomer[];
+  /** The customers were tallied as the rows were found (fast-customers.ts), every row counted as newer than any deletion. */
+  tallied?: boolean;
   items: readonly RawItem[];
 }
 

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { mergeCustomers } from './fast-customers.js';
 import { fastRows, fastRowsOfBytes, type FoundRows } from './fast-rows.js';
 import { fastWorkerCode } from './fast-worker-code.js';
 import { packTexts } from './packed-texts.js';
@@ -256,6 +257,7 @@ export class FastValidator {
       for (const row of part.rows) all.rows.push(row);
       for (const seq of part.slow) all.slow.push(seq);
     }
+    if (search.found.every((part) => part.customers !== undefined)) all.customers = mergeCustomers(search.found.map((part) => part.customers ?? []));
     search.resolve(all);
   }
 

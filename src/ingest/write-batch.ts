@@ -9,7 +9,8 @@ import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCu
 import { sqlFile } from '../db/sql-files.js';
 import { emptyResult, type BatchResult, type DeadLetterRecord, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
-import type { FastCustomer } from './fast-path.js';
+import type { FastCustomer } from './fast-customers.js';
+import { fastCustomers } from './fast-path.js';
 import { settleFastRows, type FastRows } from './fast-settle.js';
 
 interface Version {
@@ -100,13 +101,16 @@ export async function writeBatch(conn: DuckDBConnection, items: readonly Prepare
  * in JavaScript, and the rest staged by the fast path (never with a customer
  * deletion among the entries: the caller sends such a batch to writeBatch).
  */
-export async function writeEntries(conn: DuckDBConnection, read: number, entries: readonly BatchEntry[], fast?: FastRows): Promise<BatchResult> {
+export async function writeEntries(conn: DuckDBConnection, read: number, entries: readonly BatchEntry[], fastFound?: FastRows): Promise<BatchResult> {
   const result = emptyResult();
   result.read = read;
   // The stage tables exist (see ensureStage) and are empty: every batch clears what it staged before it commits.
 
   const events = entries.flatMap(({ item }) => (item.kind === 'event' ? [item.event] : []));
-  const { known, tombstones, handled } = await loadCustomerState(conn, events, fast?.customers ?? []);
+  const { known, tombstones, handled } = await loadCustomerState(conn, events, fastFound?.customers ?? []);
+  // Customers tallied as the rows were found count every row as newer than a deletion: for a deleted customer, SQL finds which are.
+  const deleted = fastFound?.tallied === true && fastFound.customers.some((c) => tombstones.has(customerKey(c.client_id, c.customer_id)));
+  const fast = deleted && fastFound ? { ...fastFound, customers: await fastCustomers(conn), tallied: false } : fastFound;
   const dead: { seq: number; letter: DeadLetterRecord }[] = [];
   const touched = new Map<string, { clientId: string; customerId: string }>();
   const kinds = new Set(events.map(stageKindOf).filter((k) => k !== undefined));

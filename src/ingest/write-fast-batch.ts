@@ -23,7 +23,9 @@ export async function writeFastBatch(conn: DuckDBConnection, items: readonly Raw
     return writeBatch(conn, all.map((p) => p ?? (rest[next++] as PreparedItem)));
   }
   const staged = await stageFast(conn, found.rows);
-  const customers = staged > 0 ? await fastCustomers(conn) : [];
+  // Tallied as the rows were found, or else asked of SQL.
+  const tallied = staged > 0 && found.customers !== undefined;
+  const customers = staged === 0 ? [] : (found.customers ?? (await fastCustomers(conn)));
   const entries = found.slow.map((seq, i) => ({ seq, item: prepared[i] as PreparedItem }));
-  return writeEntries(conn, items.length, entries, { staged, customers, items });
+  return writeEntries(conn, items.length, entries, { staged, customers, items, tallied });
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { parseEvent } from '../../src/domain/events.js';
 import { generateEvents } from '../../src/generate/index.js';
-import { stageFast } from '../../src/ingest/fast-path.js';
+import type { FastCustomer } from '../../src/ingest/fast-customers.js';
+import { fastCustomers, stageFast } from '../../src/ingest/fast-path.js';
 import { eachFastRow, fastRows, type FoundRows } from '../../src/ingest/fast-rows.js';
 import { FastValidator, fastValidator } from '../../src/ingest/fast-validator.js';
 import { fastWorkerCode } from '../../src/ingest/fast-worker-code.js';
@@ -126,6 +127,29 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     expect(staged.length - stagedGenerated).toBeGreaterThan(200);
     // Every line is staged or left to the schema, once.
     expect([...staged.map((r) => Number(r.seq)), ...found.slow].sort((a, b) => a - b)).toEqual(lines.map((_, i) => i));
+  });
+
+  it("tallies each customer of the rows as it finds them, as SQL finds them from the staged rows, from texts and from bytes", async () => {
+    // Customers whose rows carry several secrets, none, or one only on a later row; spread over many pieces.
+    // Lines that are the same as UTF-8 bytes (a lone surrogate is not), so that texts and bytes hold the same events.
+    const withSecrets = lines
+      .map((l, i) => (i % 7 === 3 ? l.replace('"customer_id":', `"customer_secret":"s-${i % 3}","customer_id":`) : l))
+      .filter((l) => Buffer.from(l).toString('utf8') === l);
+    const byKey = (cs: readonly FastCustomer[] | undefined) =>
+      [...(cs ?? [])].map((c) => ({ ...c, secrets: [...c.secrets].sort() })).sort((a, b) => `${a.client_id}/${a.customer_id}`.localeCompare(`${b.client_id}/${b.customer_id}`));
+    await ctx.store.writeUntransacted(ensureStage);
+    const fromText = await fastValidator.rows(items(withSecrets, 'tally'));
+    const fromBytes = await fastValidator.bytes(withSecrets.map((l) => Buffer.from(l)));
+    const sql = await ctx.store.write(async (conn) => {
+      await stageFast(conn, fromText.rows);
+      const customers = await fastCustomers(conn);
+      await conn.run('DELETE FROM stage_transactions');
+      return customers;
+    });
+    expect(sql.length).toBeGreaterThan(10);
+    expect(sql.some((c) => c.secrets.length > 1)).toBe(true);
+    expect(byKey(fromText.customers)).toEqual(byKey(sql));
+    expect(byKey(fromBytes.customers)).toEqual(byKey(sql));
   });
 
   it('finds the rows on its worker thread, the same rows as on the calling thread, and a refused item is left to the schema', async () => {
