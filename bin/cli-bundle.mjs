@@ -9,7 +9,7 @@
 // file makes a new bundle (older ones go once a day old); what cannot be
 // built or cached leaves the caller to run the sources through tsx.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
@@ -26,9 +26,15 @@ function filesUnder(dir) {
     .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
 }
 
-/** A name for this version of the sources under `root` and of this build: their contents hashed. */
+/**
+ * A name for this version of the sources under `root` and of this build:
+ * their contents hashed, with where they are, since the bundle names its
+ * sources' paths (a copy of the tree elsewhere gets a bundle of its own).
+ */
 function versionKey(root) {
   const hash = createHash('sha256');
+  hash.update(realpathSync(root));
+  hash.update('\0');
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
   for (const file of filesUnder(path.join(root, 'src'))) {
     hash.update(path.relative(root, file));

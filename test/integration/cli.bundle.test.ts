@@ -64,6 +64,20 @@ describe('the bundled command line', () => {
     expect(existsSync(path.dirname(fileURLToPath(next)))).toBe(true);
   });
 
+  it('is a bundle of its own for a copy of the same sources elsewhere, even sharing the cache, so each reads its own files', async () => {
+    const a = tree();
+    const b = mkdtempSync(path.join(tmpdir(), 'afford-bundle-copy-'));
+    roots.push(a, b);
+    spawnSync('cp', ['-r', path.join(a, 'src'), path.join(b, 'src')]);
+    // The copy's node_modules is the first tree's: one cache for both.
+    spawnSync('ln', ['-s', path.join(a, 'node_modules'), path.join(b, 'node_modules')]);
+    const first = (await bundledCli(a)) as string;
+    const second = (await bundledCli(b)) as string;
+    expect(second).not.toBe(first);
+    expect(run(first).here).toBe(pathToFileURL(path.join(a, 'src', 'where.ts')).href);
+    expect(run(second).here).toBe(pathToFileURL(path.join(b, 'src', 'where.ts')).href);
+  });
+
   it('is not there when it cannot be built, and the caller runs the sources instead', async () => {
     const root = tree();
     roots.push(root);
