@@ -6,7 +6,11 @@ export const OCCURRED_AT_MAX_FUTURE_DAYS = 30;
 
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))$/;
 
-const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const leap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/** The days of a month (1 to 12) of the Gregorian calendar: the schema and the fast path's checks count them alike. */
+export const daysInMonth = (year: number, month: number): number => (month === 2 && leap(year) ? 29 : (DAYS[month - 1] as number));
 
 /**
  * Why `s` is not a real instant, or null. Every field is checked as written,

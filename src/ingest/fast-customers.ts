@@ -1,3 +1,5 @@
+import { customerKey } from '../domain/customer-ref.js';
+
 /**
  * What the fast path's rows need of their customers, one entry per
  * customer (see sql/queries/ingest/fast-customers.sql, which finds the same
@@ -19,8 +21,6 @@ export interface FastCustomer {
   secrets: string[];
 }
 
-const keyOf = (clientId: string, customerId: string): string => `${clientId}\u0000${customerId}`;
-
 function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
   if (a.length !== to - from) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[from + i]) return false;
@@ -37,7 +37,7 @@ export class CustomerTally {
   private last: { customer: FastCustomer; client: Uint8Array; id: Uint8Array; secret: Uint8Array | null; secretText: string | null } | undefined;
 
   add(seq: number, clientId: string, customerId: string, secret: string | null): FastCustomer {
-    const key = keyOf(clientId, customerId);
+    const key = customerKey(clientId, customerId);
     let c = this.byKey.get(key);
     if (c === undefined) {
       c = { client_id: clientId, customer_id: customerId, events: 0, first_seq: seq, first_secret: secret, secrets: [] };
@@ -89,7 +89,7 @@ export function mergeCustomers(parts: readonly (readonly FastCustomer[])[]): Fas
   const byKey = new Map<string, FastCustomer>();
   for (const part of parts) {
     for (const p of part) {
-      const key = keyOf(p.client_id, p.customer_id);
+      const key = customerKey(p.client_id, p.customer_id);
       const c = byKey.get(key);
       if (c === undefined) {
         byKey.set(key, { ...p, secrets: [...p.secrets] });

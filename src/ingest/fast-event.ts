@@ -1,7 +1,7 @@
 import { isKnownCurrency } from '../domain/currencies.js';
 import { LIMITS } from '../domain/event-limits.js';
 import type { IngestEvent, TransactionData } from '../domain/events.js';
-import { instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
+import { daysInMonth, instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
 import { AMOUNT_PATTERN, isPositiveAmount, SIGNED_AMOUNT_PATTERN } from '../domain/amount-text.js';
 import { hasPair, UK_V2 } from '../domain/taxonomy.js';
 
@@ -47,9 +47,6 @@ const code = (v: unknown): string => text(v, LIMITS.code);
 const optional = <T>(v: unknown, check: (v: unknown) => T): T | undefined => (v === undefined ? undefined : check(v));
 const withDefault = <T>(v: unknown, check: (v: unknown) => T, fallback: T): T => (v === undefined ? fallback : check(v));
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const leap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-
 /** The number written by `n` ASCII digits of `s` from `at`, or -1. */
 function digits(s: string, at: number, n: number): number {
   let x = 0;
@@ -70,7 +67,7 @@ function utcSeconds(v: string): string | undefined {
   if (v.length !== 20 || v[4] !== '-' || v[7] !== '-' || v[10] !== 'T' || v[13] !== ':' || v[16] !== ':' || v[19] !== 'Z') return undefined;
   const [y, mo, d, h, mi, s] = [digits(v, 0, 4), digits(v, 5, 2), digits(v, 8, 2), digits(v, 11, 2), digits(v, 14, 2), digits(v, 17, 2)];
   if (y < YEAR_MIN || y > YEAR_MAX || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
-  if (d > (mo === 2 && leap(y) ? 29 : (DAYS[mo - 1] as number))) return undefined;
+  if (d > daysInMonth(y, mo)) return undefined;
   return `${v.slice(0, 19)}.000Z`;
 }
 

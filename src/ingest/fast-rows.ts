@@ -1,6 +1,7 @@
 import { quickEvent } from './fast-event.js';
 import { CustomerTally, type FastCustomer } from './fast-customers.js';
-import { RowBytes, scanRow } from './fast-scan.js';
+import { RowBytes } from './fast-row-bytes.js';
+import { scanRow } from './fast-scan.js';
 import { strictText, type PackedTexts } from './packed-texts.js';
 import { transactionCells, type TransactionEvent } from './transaction-cells.js';
 
@@ -21,6 +22,7 @@ import { transactionCells, type TransactionEvent } from './transaction-cells.js'
 export const FIELD = '\x1f';
 export const NULL_CELL = '\x1e';
 export const ROW_END = '\x1d';
+const ROW_END_BYTE = ROW_END.charCodeAt(0);
 
 /** What the fast path found in a batch (the rows staged whole are fast-settle.ts's FastRows once staged). */
 export interface FoundRows {
@@ -94,7 +96,7 @@ export function fastRowsOfBytes(values: PackedTexts | readonly (Uint8Array | nul
     const from = packed ? (packed.starts[i] as number) : 0;
     const to = packed ? (packed.ends[i] as number) : v.length;
     const mark = scanned.length;
-    if (mark > 0) scanned.byte(0x1d);
+    if (mark > 0) scanned.byte(ROW_END_BYTE);
     if (scanRow(v, from, to, seq, scanned, tally)) continue;
     scanned.length = mark;
     const row = textRow(strictText(v.subarray(from, to)), seq, tally);

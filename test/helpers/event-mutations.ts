@@ -1,3 +1,5 @@
+import { mutate, type Json } from './json-mutate.js';
+
 /**
  * Where and what to mutate in a transaction event, for the tests that hold
  * the fast path's checks to the schema: every field the checks read, and
@@ -26,3 +28,22 @@ export const VALUES: unknown[] = [
   '2024-04-31T00:00:00Z', '2024-12-31T23:59:60Z', '2024-00-10T00:00:00Z', '2024-13-10T00:00:00Z', '2024-01-00T00:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T0a:00:00Z', '2024-01-01 10:00:00Z', '+2024-01-01T10:00:00Z', '2024-1-01T10:00:00Z', '２０２４-01-01T10:00:00Z', '1969-12-31T23:59:59Z', '2101-01-01T00:00:00Z', '2999-01-01T00:00:00Z',
   ['2024-01-01T10:00:00+01:00'], ['not a date'],
 ];
+
+/**
+ * The events to mutate, from lines of transaction events: one with every
+ * optional part (so that each path exists to mutate), a deletion, and the
+ * first with a counterparty and a running balance added.
+ */
+export function mutationBases(transactionLines: readonly string[]): Json[] {
+  const samples = transactionLines.flatMap((l) => {
+    try {
+      return [JSON.parse(l) as Json];
+    } catch {
+      return [];
+    }
+  });
+  const full = samples.find((s) => JSON.stringify(s).includes('regularity'));
+  const deleted = samples.find((s) => s.type === 'transaction.deleted');
+  if (full === undefined || deleted === undefined) throw new Error('the lines hold no full transaction event or no deletion to mutate');
+  return [full, deleted, mutate(mutate(full, ['data', 'counterparty'], { name: 'n', identifier: 'i' }), ['data', 'running_balance'], { value: '-5.00', currency: 'GBP' })];
+}

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { generateEvents } from '../../src/generate/index.js';
 import { quickEvent } from '../../src/ingest/fast-event.js';
 import { eachFastRow, fastRow, fastRows, fastRowsOfBytes } from '../../src/ingest/fast-rows.js';
-import { RowBytes, scanRow } from '../../src/ingest/fast-scan.js';
+import { RowBytes } from '../../src/ingest/fast-row-bytes.js';
+import { scanRow } from '../../src/ingest/fast-scan.js';
 import { packTexts, strictText } from '../../src/ingest/packed-texts.js';
 import type { TransactionEvent } from '../../src/ingest/transaction-cells.js';
 import { HOSTILE_LINES } from '../fixtures/hostile-lines.js';
-import { FIELDS, VALUES } from '../helpers/event-mutations.js';
-import { mutate, type Json } from '../helpers/json-mutate.js';
+import { FIELDS, mutationBases, VALUES } from '../helpers/event-mutations.js';
+import { mutate } from '../helpers/json-mutate.js';
 
 const lines = [...generateEvents({ customers: 12, months: 4, seed: 11, faults: true, endMonth: '2024-04' })].map((l) => l.trimEnd());
 const transactionLines = lines.filter((l) => l.includes('"type":"transaction.'));
@@ -55,16 +56,7 @@ describe('the byte scan of transaction events', () => {
   });
 
   it('takes nothing the check on parsed JSON leaves to the schema, and writes its row for every mutation of a field, in every form', () => {
-    const samples = transactionLines.flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Json];
-      } catch {
-        return [];
-      }
-    });
-    const full = samples.find((s) => JSON.stringify(s).includes('regularity')) as Json;
-    const deleted = samples.find((s) => s.type === 'transaction.deleted') as Json;
-    const bases = [full, deleted, mutate(mutate(full, ['data', 'counterparty'], { name: 'n', identifier: 'i' }), ['data', 'running_balance'], { value: '-5.00', currency: 'GBP' })];
+    const bases = mutationBases(transactionLines);
     let taken = 0;
     let refused = 0;
     for (const base of bases) {
