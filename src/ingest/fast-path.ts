@@ -4,6 +4,7 @@ import { queryFile, runScript, statements } from '../db/script.js';
 import { sqlFile } from '../db/sql-files.js';
 import { stageFastRows } from './stage.js';
 import type { FastCustomer } from './fast-customers.js';
+import type { FoundRows } from './fast-rows.js';
 
 /**
  * The fast path of a batch: each plain transaction event that the
@@ -16,11 +17,11 @@ import type { FastCustomer } from './fast-customers.js';
  * same values.
  */
 
-/** Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and returns how many. */
-export async function stageFast(conn: DuckDBConnection, rows: readonly string[]): Promise<number> {
+/** Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and returns how many texts held them. */
+export async function stageFast(conn: DuckDBConnection, { rows, spans }: Pick<FoundRows, 'rows' | 'spans'>): Promise<number> {
   if (rows.length === 0) return 0;
   await runScript(conn, 'queries/ingest/fast-rows-create');
-  await stageFastRows(conn, rows);
+  await stageFastRows(conn, rows, spans);
   await runScript(conn, 'queries/ingest/fast-rows');
   return rows.length;
 }

@@ -32,6 +32,35 @@ export interface FoundRows {
   slow: number[];
   /** The rows' customers, tallied as they were found (fast-customers.ts); absent when the rows were put together otherwise. */
   customers?: FastCustomer[];
+  /**
+   * Where each text's rows go, one span per text of `rows`: absent when
+   * every row's first cell is its position already. A Kafka transaction
+   * takes the texts found for the chunks it was queued in, each perhaps only
+   * in part, and places them so rather than writing each row again.
+   */
+  spans?: RowSpan[];
+}
+
+/** The rows of a text that go in (first cell from `from` to before `to`), and what is added to that cell to give each its position. */
+export interface RowSpan {
+  from: number;
+  to: number;
+  shift: number;
+}
+
+/** Each row of found rows at its position: the rows as staged, for tests and checks. */
+export function* placedRows(found: Pick<FoundRows, 'rows' | 'spans'>): Generator<string> {
+  for (const [i, text] of found.rows.entries()) {
+    const span = found.spans?.[i];
+    for (const row of eachFastRow([text])) {
+      if (span === undefined) {
+        yield row;
+        continue;
+      }
+      const { seq, tail } = splitFastRow(row);
+      if (seq >= span.from && seq < span.to) yield `${seq + span.shift}${tail}`;
+    }
+  }
 }
 
 /** The row of one fast event, or undefined when a cell holds a separator (only possible through a JSON escape). */

@@ -5,7 +5,7 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
-import { eachFastRow, splitFastRow, type FoundRows } from './fast-rows.js';
+import type { FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
 import { strictText } from './packed-texts.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -77,53 +77,82 @@ class KafkaItem implements RawItem {
   }
 }
 
-/** What findAhead keeps on a message it handed over: a shared promise, then the message's fast row. */
-const FINDING = Symbol('finding');
-const FAST_ROW = Symbol('fast row');
+/** The fast rows found for a chunk handed to findAhead: its texts as found, positions the chunk's own. */
+interface ChunkRows {
+  /** Settles once they are found. */
+  found: Promise<void>;
+  texts: readonly string[];
+  /** 1 at the position of each message the schema must see. */
+  slow: Uint8Array;
+}
+
+/** What findAhead keeps on a message it handed over: its chunk's rows, and its position in that chunk. */
+const CHUNK_ROWS = Symbol('chunk rows');
+const AT = Symbol('position in chunk');
 interface HandedMessage extends SourceMessage {
-  /** Settles when the fast rows of the chunk the message was queued in are found. */
-  [FINDING]?: Promise<void>;
-  /** The message's fast row without its position (fast-rows.ts), or null for one the schema must see. */
-  [FAST_ROW]?: string | null;
+  [CHUNK_ROWS]?: ChunkRows;
+  [AT]?: number;
 }
 
 /**
  * Starts finding the fast rows of a queued chunk on the fast path's worker
  * thread, from the messages' bytes. The consumer may merge or split queued
- * chunks into transactions, so what is found is kept on each message, in
- * two properties of this module's own, rather than in WeakMaps keyed by
- * message, which cost a lookup each time and extra work at every collection.
+ * chunks into transactions, so each message keeps, in two properties of
+ * this module's own, the rows found for its chunk and its position in it;
+ * a transaction then takes each chunk's texts as they were found, with a
+ * span that places the rows of its messages (foundAhead), rather than
+ * having each row cut out and written again here.
  */
 export function findAhead(chunk: PartitionChunk): void {
   const messages = chunk.messages as readonly HandedMessage[];
-  const found = fastValidator
-    .bytes(messages.map((m) => m.value))
-    .then(({ rows, slow }) => {
-      for (const row of eachFastRow(rows)) {
-        const { seq, tail } = splitFastRow(row);
-        (messages[seq] as HandedMessage)[FAST_ROW] = tail;
-      }
-      for (const seq of slow) (messages[seq] as HandedMessage)[FAST_ROW] = null;
-    });
-  for (const m of messages) m[FINDING] = found;
+  const rows: ChunkRows = { found: Promise.resolve(), texts: [], slow: new Uint8Array(messages.length) };
+  rows.found = fastValidator.bytes(messages.map((m) => m.value)).then(({ rows: texts, slow }) => {
+    rows.texts = texts;
+    for (const at of slow) rows.slow[at] = 1;
+  });
+  messages.forEach((m, at) => {
+    m[CHUNK_ROWS] = rows;
+    m[AT] = at;
+  });
 }
 
-/** The fast rows of a transaction's messages, when all were handed to findAhead: positions are the transaction's. */
+/**
+ * The fast rows of a transaction's messages, when all were handed to
+ * findAhead: each run of messages that lie in order in one chunk gives
+ * that chunk's texts with a span placing their rows at the run's positions
+ * in the transaction (placedRows in fast-rows.ts).
+ */
 function foundAhead(messages: readonly HandedMessage[]): Promise<FoundRows> | undefined {
   const pending = new Set<Promise<void>>();
-  let last: Promise<void> | undefined;
   for (const m of messages) {
-    const p = m[FINDING];
-    if (p === undefined) return undefined;
-    if (p !== last) pending.add((last = p));
+    const rows = m[CHUNK_ROWS];
+    if (rows === undefined) return undefined;
+    pending.add(rows.found);
   }
   return Promise.all(pending).then(() => {
-    const found: FoundRows = { rows: [], slow: [] };
+    const found: FoundRows = { rows: [], slow: [], spans: [] };
+    let run: ChunkRows | undefined;
+    let from = 0;
+    let shift = 0;
+    let at = 0;
+    const endRun = (): void => {
+      if (run === undefined) return;
+      for (const text of run.texts) {
+        found.rows.push(text);
+        found.spans?.push({ from, to: at + 1, shift });
+      }
+    };
     messages.forEach((m, seq) => {
-      const tail = m[FAST_ROW];
-      if (tail === undefined || tail === null) found.slow.push(seq);
-      else found.rows.push(`${seq}${tail}`);
+      const rows = m[CHUNK_ROWS] as ChunkRows;
+      const next = m[AT] as number;
+      if (rows !== run || next !== at + 1) {
+        endRun();
+        [run, from, shift] = [rows, next, seq - next];
+      }
+      at = next;
+      if (rows.slow[next] === 1) found.slow.push(seq);
     });
+    endRun();
     return found;
   });
 }

@@ -4,6 +4,7 @@ import { transactionCells, ts, type Cell, type TransactionEvent } from './transa
 import { redactDeadLetter } from '../domain/redact.js';
 import { dedupeKey } from './prepare.js';
 import type { DeadLetterRecord } from './types.js';
+import type { RowSpan } from './fast-rows.js';
 
 /**
  * Rows for one stage table, gathered by column and handed to DuckDB a whole
@@ -147,9 +148,12 @@ export async function stageDeadLetters(conn: DuckDBConnection, letters: readonly
   rows.close();
 }
 
-/** Appends the text of a batch's fast rows (see fast-rows.ts) to the temp table fast_rows, one text a row. */
-export async function stageFastRows(conn: DuckDBConnection, rows: readonly string[]): Promise<void> {
+/** Appends the texts of a batch's fast rows (see fast-rows.ts) to the temp table fast_rows, one text a row, each with its span if it has one. */
+export async function stageFastRows(conn: DuckDBConnection, rows: readonly string[], spans?: readonly RowSpan[]): Promise<void> {
   const table = await StageRows.open(conn, 'fast_rows');
-  for (const row of rows) table.add([row]);
+  rows.forEach((row, i) => {
+    const span = spans?.[i];
+    table.add(span ? [row, span.shift, span.from, span.to] : [row]);
+  });
   table.close();
 }

@@ -22,7 +22,7 @@ export async function writeFastBatch(conn: DuckDBConnection, items: readonly Raw
     let next = 0;
     return writeBatch(conn, all.map((p) => p ?? (rest[next++] as PreparedItem)));
   }
-  const staged = await stageFast(conn, found.rows);
+  const staged = await stageFast(conn, found);
   // Tallied as the rows were found, or else asked of SQL.
   const tallied = staged > 0 && found.customers !== undefined;
   const customers = staged === 0 ? [] : (found.customers ?? (await fastCustomers(conn)));

@@ -101,7 +101,7 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     await ctx.store.writeUntransacted(ensureStage);
     const found = await fastValidator.rows(items(lines, 'corpus'));
     const staged = await ctx.store.write(async (conn) => {
-      await stageFast(conn, found.rows);
+      await stageFast(conn, found);
       const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
       const names = reader.columnNames();
       const out = reader.getRowsJson().map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
@@ -141,7 +141,7 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     const fromText = await fastValidator.rows(items(withSecrets, 'tally'));
     const fromBytes = await fastValidator.bytes(withSecrets.map((l) => Buffer.from(l)));
     const sql = await ctx.store.write(async (conn) => {
-      await stageFast(conn, fromText.rows);
+      await stageFast(conn, fromText);
       const customers = await fastCustomers(conn);
       await conn.run('DELETE FROM stage_transactions');
       return customers;

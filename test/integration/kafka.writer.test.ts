@@ -7,8 +7,10 @@ import type { MessageProducer, OutgoingMessage, SourceMessage } from '../../src/
 import { findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from '../../src/ingest/kafka-writer.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
-import { fastRows, type FoundRows } from '../../src/ingest/fast-rows.js';
+import { eachFastRow, fastRows, placedRows, type FoundRows } from '../../src/ingest/fast-rows.js';
 import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
+import { stageFast } from '../../src/ingest/fast-path.js';
+import { ensureStage } from '../../src/ingest/write-batch.js';
 import { generateEvents } from '../../src/generate/index.js';
 import { silentLogger, tempStore } from '../helpers/store.js';
 
@@ -91,9 +93,28 @@ describe('the Kafka batch writer', () => {
     };
     await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit(written);
     const expected = fastRows([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => (m.value as Buffer).toString('utf8')));
+    // The chunks' texts as found, each placed by a span: the same rows at the same places, as fastRows finds them for the transaction.
+    const found = seen?.found as FoundRows;
+    expect([...placedRows(found)]).toEqual([...eachFastRow(expected.rows)]);
+    expect(found.slow).toEqual(expected.slow);
+    expect(found.spans?.length).toBe(found.rows.length);
     // Put together from its messages, a transaction's rows carry no tally of their customers: SQL finds those.
-    expect(seen?.found).toEqual({ rows: expected.rows, slow: expected.slow });
-    expect(expected.rows.length).toBeGreaterThan(FAST_PATH_MIN_ROWS);
+    expect(found.customers).toBeUndefined();
+    expect([...eachFastRow(expected.rows)].length).toBeGreaterThan(FAST_PATH_MIN_ROWS);
+    // And SQL stages what the spans place: the very rows of stage_transactions that the transaction's own rows give.
+    const scratch = await tempStore();
+    const stagedBy = (rows: FoundRows) =>
+      scratch.store.write(async (conn) => {
+        await stageFast(conn, rows);
+        const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
+        await conn.run('DELETE FROM stage_transactions');
+        return reader.getRowsJson();
+      });
+    await scratch.store.writeUntransacted(ensureStage);
+    const staged = await stagedBy(found);
+    expect(staged.length).toBe([...eachFastRow(expected.rows)].length);
+    expect(staged).toEqual(await stagedBy(expected));
+    await scratch.cleanup();
     expect(seen?.items.map((i) => i.ref.offset)).toEqual([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => m.offset));
     // A message whose rows were not looked for ahead leaves the pipeline to find them itself.
     const stray: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(1, lines[0] as string)] };
