@@ -149,6 +149,6 @@ export class ClientStateReplica implements ClientStateWriter {
     this.log.debug({ partition: batch.partition, next_offset: String(next), changes: applying.length }, 'client-state applied');
     if (applying.length) notifyClientStateApplied(this.store, applying);
     for (const check of this.waiters) check();
-    void this.consumer?.commitForLag(this.settings.topic, batch.partition, String(next));
+    void this.consumer?.commitForLag([{ topic: this.settings.topic, partition: batch.partition, offset: String(next) }]);
   }
 }

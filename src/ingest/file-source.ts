@@ -10,6 +10,14 @@ export interface FileIngestOptions {
   onProgress?: (summary: IngestSummary) => void;
 }
 
+/**
+ * Bytes read from a file at a time. Node's default for a file stream, 64 KiB,
+ * cost the reading thread some 270 to 400 ms of CPU over a 196 MB file (a
+ * fresh buffer and a trip through the thread pool for each), against 70 to
+ * 110 ms at 1 MiB.
+ */
+const READ_BYTES = 1 << 20;
+
 /** A line of the file as the pipeline's item: its text and its source reference are made only if they are read. */
 class FileItem implements RawItem {
   private source: SourceRef | undefined;
@@ -46,7 +54,7 @@ class FileItem implements RawItem {
  * by line and content. Lines are bounded and strictly UTF-8 (see readLines).
  */
 export async function ingestFile(pipeline: IngestPipeline, input: string, options: FileIngestOptions): Promise<IngestSummary> {
-  const stream = input === '-' ? process.stdin : createReadStream(input);
+  const stream = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_BYTES });
   const sourceRef = input === '-' ? 'stdin' : path.resolve(input);
   const summary = emptySummary();
   fastValidator.warm();

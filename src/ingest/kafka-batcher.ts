@@ -260,27 +260,21 @@ export class KafkaBatcher {
 
   /**
    * The next transaction: chunks from the front of the queue up to the
-   * limits (the first one always), merged per partition and stripped of
-   * what DuckDB already holds.
+   * limits, merged per partition and stripped of what DuckDB already holds.
+   * A chunk goes in whole (the first always: the consumer queues none
+   * larger than the limits) or waits for the next transaction, so that what
+   * was found for it ahead (its fast rows' customers) holds for the
+   * transaction as it is.
    */
   private take(): PartitionChunk[] {
     const merged = new Map<string, { topic: string; partition: number; messages: SourceMessage[]; highWatermark?: string }>();
     let rows = 0;
     let bytes = 0;
     while (this.queue.length > 0) {
-      let next = this.queue[0] as Queued;
-      let size = chunkBytes(next.messages);
-      if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) {
-        // A backlog fills its transaction to the row limit: the front of the next chunk joins, its rest stays first in line.
-        const head = next.messages.slice(0, this.limits.rows - rows);
-        const headBytes = chunkBytes(head);
-        if (head.length === 0 || bytes + headBytes > this.limits.bytes) break;
-        this.queue[0] = { ...next, messages: next.messages.slice(head.length) };
-        next = { ...next, messages: head };
-        size = headBytes;
-      } else {
-        this.queue.shift();
-      }
+      const next = this.queue[0] as Queued;
+      const size = chunkBytes(next.messages);
+      if (rows > 0 && (rows + next.messages.length > this.limits.rows || bytes + size > this.limits.bytes)) break;
+      this.queue.shift();
       rows += next.messages.length;
       bytes += size;
       const key = partitionKey(next.topic, next.partition);

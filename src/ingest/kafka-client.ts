@@ -202,10 +202,10 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     seek: (topic, partition, offset) => {
       if (joined) consumer.seek({ topic, partition, offset });
     },
-    commitForLag: async (topic, partition, offset) => {
-      if (!joined) return;
-      await consumer.commitOffsets([{ topic, partition, offset }]).catch((err: unknown) => {
-        log.debug({ err, topic, partition }, 'lag commit to Kafka failed');
+    commitForLag: async (offsets) => {
+      if (!joined || offsets.length === 0) return;
+      await consumer.commitOffsets([...offsets]).catch((err: unknown) => {
+        log.debug({ err, offsets }, 'lag commit to Kafka failed');
       });
     },
     stop: async () => {

@@ -4,7 +4,7 @@ import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
-import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
+import type { BatchControl, GroupConsumer, LagOffset, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
 import { findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
@@ -83,6 +83,8 @@ export class KafkaIngest {
   private readonly stalls: StallCheck;
   private stallTimer: NodeJS.Timeout | undefined;
   private consumer: GroupConsumer | undefined;
+  /** Lag commits of the transaction just committed, sent to Kafka together (onCommitted). */
+  private lagOffsets: LagOffset[] = [];
   private stopping = false;
   private closing: Promise<void> = Promise.resolve();
   private readonly log: Logger;
@@ -319,10 +321,22 @@ export class KafkaIngest {
     control.markDone(last.offset);
   }
 
+  /**
+   * A transaction's chunks are reported one by one, in one turn of the
+   * event loop: their lag commits go to Kafka together, as one request,
+   * once that turn is over.
+   */
   private onCommitted(chunk: PartitionChunk, next: bigint): void {
     const { topic, partition } = chunk;
     this.recordPosition(topic, partition, next, chunk.highWatermark ?? String(next));
-    void this.consumer?.commitForLag(topic, partition, String(next));
+    if (this.lagOffsets.length === 0) {
+      queueMicrotask(() => {
+        const offsets = this.lagOffsets;
+        this.lagOffsets = [];
+        void this.consumer?.commitForLag(offsets);
+      });
+    }
+    this.lagOffsets.push({ topic, partition, offset: String(next) });
   }
 
   private recordPosition(topic: string, partition: number, next: bigint, highWatermark: string): void {

@@ -47,11 +47,18 @@ export interface SourceHandlers {
   onRestart(reason: string): void;
 }
 
+/** A partition's next offset, as committed to Kafka for lag monitoring. */
+export interface LagOffset {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
 export interface GroupConsumer {
   /** Moves a partition's fetch position; the batches fetched before it are stale. */
   seek(topic: string, partition: number, offset: string): void;
-  /** Commits to Kafka, which only serves lag monitoring; failures are logged, not thrown. */
-  commitForLag(topic: string, partition: number, nextOffset: string): Promise<void>;
+  /** Commits to Kafka in one request, which only serves lag monitoring; failures are logged, not thrown. */
+  commitForLag(offsets: readonly LagOffset[]): Promise<void>;
   /** Finishes the batch in hand, leaves the group and disconnects. */
   stop(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { DeadLetterPublisher, DeadMessage } from './dlq.js';
 import { partitionKey, saveOffsets } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import { FAST_PATH_MIN_ROWS, type IngestPipeline } from './pipeline.js';
+import { mergeCustomers, type FastCustomer } from './fast-customers.js';
 import type { FoundRows } from './fast-rows.js';
 import { fastValidator } from './fast-validator.js';
 import { strictText } from './packed-texts.js';
@@ -84,6 +85,8 @@ interface ChunkRows {
   texts: readonly string[];
   /** 1 at the position of each message the schema must see. */
   slow: Uint8Array;
+  /** The rows' customers, tallied as they were found (fast-customers.ts). */
+  customers?: readonly FastCustomer[];
 }
 
 /** What findAhead keeps on a message it handed over: its chunk's rows, and its position in that chunk. */
@@ -106,8 +109,9 @@ interface HandedMessage extends SourceMessage {
 export function findAhead(chunk: PartitionChunk): void {
   const messages = chunk.messages as readonly HandedMessage[];
   const rows: ChunkRows = { found: Promise.resolve(), texts: [], slow: new Uint8Array(messages.length) };
-  rows.found = fastValidator.bytes(messages.map((m) => m.value)).then(({ rows: texts, slow }) => {
+  rows.found = fastValidator.bytes(messages.map((m) => m.value)).then(({ rows: texts, slow, customers }) => {
     rows.texts = texts;
+    rows.customers = customers;
     for (const at of slow) rows.slow[at] = 1;
   });
   messages.forEach((m, at) => {
@@ -120,7 +124,9 @@ export function findAhead(chunk: PartitionChunk): void {
  * The fast rows of a transaction's messages, when all were handed to
  * findAhead: each run of messages that lie in order in one chunk gives
  * that chunk's texts with a span placing their rows at the run's positions
- * in the transaction (placedRows in fast-rows.ts).
+ * in the transaction (placedRows in fast-rows.ts). When every chunk is
+ * there whole, once, the chunks' customer tallies, placed the same way,
+ * are the transaction's; a chunk there in part leaves that to SQL.
  */
 function foundAhead(messages: readonly HandedMessage[]): Promise<FoundRows> | undefined {
   const pending = new Set<Promise<void>>();
@@ -135,11 +141,20 @@ function foundAhead(messages: readonly HandedMessage[]): Promise<FoundRows> | un
     let from = 0;
     let shift = 0;
     let at = 0;
+    // The chunks' tallies placed at their runs, while every run is a whole chunk seen once.
+    let tallied: FastCustomer[][] | undefined = [];
+    const whole = new Set<ChunkRows>();
     const endRun = (): void => {
       if (run === undefined) return;
       for (const text of run.texts) {
         found.rows.push(text);
         found.spans?.push({ from, to: at + 1, shift });
+      }
+      if (tallied && run.customers && from === 0 && at + 1 === run.slow.length && !whole.has(run)) {
+        whole.add(run);
+        tallied.push(placedCustomers(run.customers, shift));
+      } else {
+        tallied = undefined;
       }
     };
     messages.forEach((m, seq) => {
@@ -153,9 +168,14 @@ function foundAhead(messages: readonly HandedMessage[]): Promise<FoundRows> | un
       if (rows.slow[next] === 1) found.slow.push(seq);
     });
     endRun();
+    if (tallied) found.customers = mergeCustomers(tallied);
     return found;
   });
 }
+
+/** A chunk's customer tally with its first rows at their positions in the transaction. */
+const placedCustomers = (customers: readonly FastCustomer[], shift: number): FastCustomer[] =>
+  customers.map((c) => ({ ...c, first_seq: c.first_seq === null ? null : c.first_seq + shift }));
 
 /** The message at `offset` in messages of ascending offsets, by bisection. */
 function messageAt(messages: readonly SourceMessage[], offset: bigint): SourceMessage | undefined {

@@ -143,6 +143,21 @@ export async function endOffsets(bootstrap: string, topics: readonly string[]): 
   }
 }
 
+/** The offsets a consumer group has committed to Kafka, per `topic#partition` (partitions it never committed left out). */
+export async function groupOffsets(bootstrap: string, groupId: string, topics: readonly string[]): Promise<Map<string, bigint>> {
+  const admin = kafka(bootstrap).admin();
+  await admin.connect();
+  try {
+    const offsets = new Map<string, bigint>();
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics: [...topics] })) {
+      for (const p of partitions) if (BigInt(p.offset) >= 0n) offsets.set(`${topic}#${p.partition}`, BigInt(p.offset));
+    }
+    return offsets;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 export interface ReadMessage {
   topic: string;
   partition: number;

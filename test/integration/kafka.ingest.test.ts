@@ -16,6 +16,7 @@ import {
   endOffsets,
   expectedMonthlySums,
   generated,
+  groupOffsets,
   readTopics,
   referenceSnapshot,
   snapshot,
@@ -103,6 +104,8 @@ describe('Kafka ingest into DuckDB', () => {
       const ends = await endOffsets(kafka.broker.bootstrap, TOPICS);
       const offsets = await store.read((c) => rowsAs<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
       expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
+      // The group's offsets on Kafka, which serve lag monitoring only (the store's are the truth), reach the same ends.
+      expect(await groupOffsets(kafka.broker.bootstrap, 'ingest-test', TOPICS)).toEqual(new Map([...ends].filter(([, end]) => end > 0n)));
 
       // The table: where each one came from, its key and its exact bytes.
       const dead = await store.read((c) =>

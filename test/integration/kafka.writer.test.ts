@@ -9,6 +9,7 @@ import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { emptyResult, type RawItem } from '../../src/ingest/types.js';
 import { eachFastRow, fastRows, placedRows, type FoundRows } from '../../src/ingest/fast-rows.js';
 import { FAST_PATH_MIN_ROWS } from '../../src/ingest/pipeline.js';
+import type { FastCustomer } from '../../src/ingest/fast-customers.js';
 import { stageFast } from '../../src/ingest/fast-path.js';
 import { ensureStage } from '../../src/ingest/write-batch.js';
 import { generateEvents } from '../../src/generate/index.js';
@@ -116,6 +117,16 @@ describe('the Kafka batch writer', () => {
     expect(staged).toEqual(await stagedBy(expected));
     await scratch.cleanup();
     expect(seen?.items.map((i) => i.ref.offset)).toEqual([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => m.offset));
+    // Written whole, each chunk once, the chunks' customer tallies are the transaction's, placed at its positions.
+    const whole: PartitionChunk[] = [queued[2] as PartitionChunk, { topic: TOPIC, partition: 1, messages: messages.slice(0, 1500) }];
+    await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit(whole);
+    const ofWhole = fastRows([...messages.slice(1500), ...messages.slice(0, 1500)].map((m) => (m.value as Buffer).toString('utf8')));
+    const byKey = (cs: readonly FastCustomer[] | undefined) =>
+      [...(cs ?? [])].map((c) => ({ ...c, secrets: [...c.secrets].sort() })).sort((a, b) => `${a.client_id}/${a.customer_id}`.localeCompare(`${b.client_id}/${b.customer_id}`));
+    expect(seen?.found?.customers).toBeDefined();
+    expect(byKey(seen?.found?.customers)).toEqual(byKey(ofWhole.customers));
+    expect((ofWhole.customers ?? []).length).toBeGreaterThan(3);
+    expect([...placedRows(seen?.found as FoundRows)]).toEqual([...eachFastRow(ofWhole.rows)]);
     // A message whose rows were not looked for ahead leaves the pipeline to find them itself.
     const stray: PartitionChunk = { topic: TOPIC, partition: 3, messages: [message(1, lines[0] as string)] };
     await new KafkaBatchWriter(pipeline, new DeadLetterPublisher(keepingProducer()), silentLogger).commit([...written, stray]);

@@ -89,4 +89,31 @@ describe('the Kafka batcher', () => {
     releaseAll();
     await batcher.close();
   });
+
+  it('fills a transaction with whole chunks up to its limits, a chunk that does not fit waiting whole for the next', async () => {
+    let offset = 0;
+    const chunkOf = (partition: number, n: number): PartitionChunk => {
+      const messages = Array.from({ length: n }, () => ({ offset: String(offset), key: null, value: Buffer.from(`m${offset++}`), headers: {} }) satisfies SourceMessage);
+      return { topic: 'afford.batcher-test.v1', partition, messages, highWatermark: String(offset) };
+    };
+    const transactions: string[][] = [];
+    let release: (() => void) | undefined;
+    const writer = {
+      write: async (chunks: readonly PartitionChunk[]): Promise<WriteOutcome> => {
+        transactions.push(chunks.map((c) => `${c.partition}:${c.messages[0]?.offset}-${c.messages.at(-1)?.offset}`));
+        // The first transaction is held, so that the rest queue up behind it.
+        if (transactions.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        return { committed: [...chunks], failed: [] };
+      },
+    } as unknown as KafkaBatchWriter;
+    const batcher = new KafkaBatcher(writer, { rows: 100, bytes: 1 << 26, waitMs: 0 }, new Map(), { committed: () => undefined, dropped: () => undefined }, createLogger('silent'));
+    batcher.add(chunkOf(0, 1));
+    await until(() => release !== undefined, () => 'the first transaction', 2000, 5);
+    // 60 + 30 fit; the next 30 would make 120: it waits whole, with what came after it, rather than being cut at 100.
+    for (const [partition, n] of [[1, 60], [2, 30], [1, 30], [3, 50], [2, 40]] as const) batcher.add(chunkOf(partition, n));
+    release?.();
+    await until(() => transactions.length === 4, () => JSON.stringify(transactions), 2000, 5);
+    expect(transactions).toEqual([['0:0-0'], ['1:1-60', '2:61-90'], ['1:91-120', '3:121-170'], ['2:171-210']]);
+    await batcher.close();
+  });
 });
