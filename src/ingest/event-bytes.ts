@@ -68,11 +68,18 @@ const LIST = 2;
 interface Fields {
   keys: Uint8Array[];
   values: Value[];
+  /**
+   * The key that came after each key (and, last, the first key) in the
+   * object read before: events of one producer keep one order, so the key
+   * looked at first is nearly always the one there.
+   */
+  after: Int32Array;
 }
 
 const str = (slot: number): Value => ({ slot, kind: STRING, fields: null, list: 0, max: 0 });
 function fields(spec: Record<string, Value>): Fields {
-  return { keys: Object.keys(spec).map(ascii), values: Object.values(spec) };
+  const keys = Object.keys(spec).map(ascii);
+  return { keys, values: Object.values(spec), after: new Int32Array(keys.length + 1) };
 }
 const obj = (slot: number, spec: Record<string, Value>): Value => ({ slot, kind: OBJECT, fields: fields(spec), list: 0, max: 0 });
 const list = (slot: number, which: number, max: number): Value => ({ slot, kind: LIST, fields: null, list: which, max });
@@ -122,6 +129,10 @@ function ws(): void {
   p = i;
 }
 
+/** What a byte is inside a string: 0 a plain character, IN_QUOTE its end, anything else a reason to give the line up (a control character, beyond ASCII, an escape). */
+const IN_QUOTE = 1;
+const IN_STRING = Uint8Array.from({ length: 256 }, (_, c) => (c === QUOTE ? IN_QUOTE : c < 0x20 || c >= 0x7f || c === BACKSLASH ? 2 : 0));
+
 /** A string at p, ASCII with no escape and no control character: returns its start, and leaves p after its closing quote. */
 function string(): number {
   const bytes = b;
@@ -129,24 +140,34 @@ function string(): number {
   if (bytes[p] !== QUOTE) giveUp();
   const from = p + 1;
   for (let i = from; i < to; i++) {
-    const c = bytes[i] as number;
-    if (c === QUOTE) {
-      p = i + 1;
-      return from;
-    }
-    if (c < 0x20 || c >= 0x7f || c === BACKSLASH) giveUp();
+    const c = IN_STRING[bytes[i] as number] as number;
+    if (c === 0) continue;
+    if (c !== IN_QUOTE) giveUp();
+    p = i + 1;
+    return from;
   }
   return giveUp();
 }
 
-function keyIndex(keys: Uint8Array[], from: number, to: number): number {
+const isKey = (key: Uint8Array, from: number, n: number): boolean => {
+  if (key.length !== n) return false;
   const bytes = b;
+  for (let i = 0; i < n; i++) if (key[i] !== bytes[from + i]) return false;
+  return true;
+};
+
+/** The index of the key in bytes[from, to), the one that came after `previous` last time looked at first (-1 for the first key). */
+function keyIndex(f: Fields, previous: number, from: number, to: number): number {
+  const { keys, after } = f;
+  const slot = previous < 0 ? keys.length : previous;
   const n = to - from;
-  outer: for (let k = 0; k < keys.length; k++) {
-    const key = keys[k] as Uint8Array;
-    if (key.length !== n) continue;
-    for (let i = 0; i < n; i++) if (key[i] !== bytes[from + i]) continue outer;
-    return k;
+  const guess = after[slot] as number;
+  if (isKey(keys[guess] as Uint8Array, from, n)) return guess;
+  for (let k = 0; k < keys.length; k++) {
+    if (k !== guess && isKey(keys[k] as Uint8Array, from, n)) {
+      after[slot] = k;
+      return k;
+    }
   }
   return -1;
 }
@@ -159,11 +180,12 @@ function object(f: Fields): void {
     p++;
     return;
   }
-  for (;;) {
+  for (let previous = -1; ; ) {
     ws();
     const from = string();
-    const k = keyIndex(f.keys, from, p - 1);
+    const k = keyIndex(f, previous, from, p - 1);
     if (k < 0) giveUp();
+    previous = k;
     ws();
     if (b[p] !== COLON) giveUp();
     p++;
