@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ingestFile } from '../ingest/file-source.js';
+import { fastValidator } from '../ingest/fast-validator.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { cliContext, out, terminalProgress, withPipeline } from './context.js';
 import { positiveInt } from './errors.js';
@@ -21,6 +22,8 @@ export function registerIngest(program: Command): void {
     .description('ingest an NDJSON event file; bad lines become dead letters')
     .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)', positiveInt)
     .action(async (input: string, opts: { batch?: number }) => {
+      // The fast path's thread starts, and compiles its check, while the store opens.
+      fastValidator.warm();
       const ctx = cliContext();
       const batchRows = opts.batch ?? ctx.config.AFFORD_INGEST_BATCH_ROWS;
       const bytes = input === '-' ? 0 : inputFile('afford ingest file', input).size;

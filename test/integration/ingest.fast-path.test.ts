@@ -248,6 +248,18 @@ describe('the fast path (plain transaction events checked by hand on a worker th
     await validator.stop();
   });
 
+  it('stops helping once the thread has compiled its check and said it is ready: the thread then works out every piece', async () => {
+    const validator = new FastValidator();
+    validator.warm();
+    await until(() => validator.isReady, () => 'the thread to say it is ready', 20_000, 10);
+    const batch = items(Array.from({ length: 4 }, () => lines).flat(), 'corpus x 4');
+    const helped = await validator.helpUntil(validator.rows(batch));
+    expect(helped).toEqual(fastRows(batch.map((i) => i.raw)));
+    expect(validator.ran).toMatchObject({ worker: Math.ceil(batch.length / 2048), here: 0 });
+    await validator.stop();
+    expect(validator.isReady).toBe(false);
+  });
+
   it('leaves to the schema a row whose text holds a separator, which only an escape can put there', () => {
     const line = generated.find((l) => l.includes('"type":"transaction.upserted"') && l.includes('"description":"')) as string;
     const escaped = line.replace(/"description":"[^"]*"/, '"description":"a\\u001fb"');
