@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { partitionKey } from './kafka-offsets.js';
+import { fromOffset, partitionKey } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
 import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
 
@@ -279,7 +279,7 @@ export class KafkaBatcher {
       bytes += size;
       const key = partitionKey(next.topic, next.partition);
       const stored = this.positions.get(key);
-      const fresh = stored === undefined ? next.messages : next.messages.filter((m) => BigInt(m.offset) >= stored);
+      const fresh = stored === undefined ? next.messages : fromOffset(next.messages, stored);
       const entry = merged.get(key) ?? { topic: next.topic, partition: next.partition, messages: [] };
       entry.messages.push(...fresh);
       entry.highWatermark = next.highWatermark;

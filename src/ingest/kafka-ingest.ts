@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import { DeadLetterPublisher } from './dlq.js';
-import { loadStoredOffsets, partitionKey } from './kafka-offsets.js';
+import { fromOffset, loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
@@ -274,7 +274,7 @@ export class KafkaIngest {
     this.stalls.fetched(key, batch);
     const generation = this.batcher.generation;
     const expected = this.queuedTo.get(key) ?? this.positions.get(key);
-    let messages = batch.messages;
+    let messages: readonly SourceMessage[] = batch.messages;
     if (expected !== undefined) {
       const fetched = BigInt(batch.fetchedOffset);
       if (fetched > expected && !this.soughtBack.has(key)) {
@@ -288,7 +288,7 @@ export class KafkaIngest {
       if (BigInt(batch.highWatermark) < expected) {
         this.log.warn({ topic, partition, high_watermark: batch.highWatermark, stored: String(expected) }, 'partition is shorter than the stored offset: was the topic recreated?');
       }
-      messages = messages.filter((m) => BigInt(m.offset) >= expected);
+      messages = fromOffset(messages, expected);
     }
     const last = batch.messages.at(-1);
     if (this.stopping) {

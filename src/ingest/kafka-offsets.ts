@@ -30,3 +30,10 @@ export async function saveOffsets(conn: DuckDBConnection, offsets: readonly Part
   const json = JSON.stringify(offsets.map((o) => ({ topic: o.topic, kafka_partition: o.partition, next_offset: String(o.nextOffset) })));
   await runScript(conn, 'queries/kafka/save-offsets', { offsets: json });
 }
+
+/** The messages at `offset` or after, of messages in ascending offsets: nearly always all of them, seen from the first. */
+export function fromOffset<M extends { offset: string }>(messages: readonly M[], offset: bigint): readonly M[] {
+  const first = messages[0];
+  if (first === undefined || BigInt(first.offset) >= offset) return messages;
+  return messages.filter((m) => BigInt(m.offset) >= offset);
+}
