@@ -56,6 +56,28 @@ const sourceUrls = {
   },
 };
 
+/**
+ * Leaves packages out of the bundle, to be loaded from node_modules as they
+ * are, but for @duckdb/node-api: a CommonJS package of some 180 modules,
+ * which Node loads one file at a time and scans each for its exports
+ * (about 0.13 s of every run, against about 0.01 s bundled). Its native
+ * binding stays a package of its own, required as it was.
+ */
+const BUNDLED_PACKAGES = ['@duckdb/node-api'];
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (path.isAbsolute(args.path)) return undefined;
+      if (BUNDLED_PACKAGES.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+/** CommonJS bundled into the ESM chunks still calls require() for what it leaves outside (the native binding): each chunk gets one. */
+const REQUIRE_BANNER = "import { createRequire as __aflCreateRequire } from 'node:module'; const require = __aflCreateRequire(import.meta.url);";
+
 async function build(root, cache, dir) {
   const esbuild = await import('esbuild');
   const building = `${dir}.${process.pid}.tmp`;
@@ -67,10 +89,10 @@ async function build(root, cache, dir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     outdir: building,
     outExtension: { '.js': '.mjs' },
-    plugins: [sourceUrls],
+    banner: { js: REQUIRE_BANNER },
+    plugins: [packagesOutside, sourceUrls],
     logLevel: 'silent',
   });
   try {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -88,6 +88,30 @@ describe('the bundled command line', () => {
     roots.push(readOnly);
     writeFileSync(path.join(readOnly, 'node_modules', '.cache'), 'a file where the cache folder would be');
     expect(await bundledCli(readOnly)).toBeUndefined();
+  });
+
+  it('takes @duckdb/node-api into the bundle, and leaves every other package, and its native binding, to be loaded from node_modules', async () => {
+    const root = tree();
+    roots.push(root);
+    mkdirSync(path.join(root, 'node_modules', '@duckdb'));
+    for (const name of readdirSync(path.join(repo, 'node_modules', '@duckdb'))) {
+      spawnSync('ln', ['-s', path.join(repo, 'node_modules', '@duckdb', name), path.join(root, 'node_modules', '@duckdb', name)]);
+    }
+    writeFileSync(
+      path.join(root, 'src', 'cli', 'main.ts'),
+      "import { Command } from 'commander';\nimport { DuckDBInstance } from '@duckdb/node-api';\n" +
+        "const conn = await (await DuckDBInstance.create(':memory:')).connect();\n" +
+        "const answer = (await conn.runAndReadAll('SELECT 6 * 7 AS n')).getRowObjects()[0]?.n;\n" +
+        "console.log(JSON.stringify({ name: new Command('y').name(), answer: Number(answer) }));\n",
+    );
+    const url = (await bundledCli(root)) as string;
+    // It runs: the bundled library loads DuckDB's native binding from node_modules.
+    expect(run(url)).toEqual({ name: 'y', answer: 42 });
+    const code = readdirSync(path.dirname(fileURLToPath(url))).map((f) => readFileSync(path.join(path.dirname(fileURLToPath(url)), f), 'utf8')).join('\n');
+    expect(code).not.toMatch(/from ["']@duckdb\/node-api["']/);
+    expect(code).toContain('DuckDBInstance');
+    expect(code).toMatch(/from ["']commander["']/);
+    expect(code).toMatch(/@duckdb\/node-bindings/);
   });
 
   it('runs the real command line', () => {
