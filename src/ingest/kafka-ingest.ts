@@ -5,7 +5,8 @@ import { describeConnection, type KafkaIngestSettings } from './kafka-settings.j
 import { KafkaBatcher } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
 import type { BatchControl, GroupConsumer, LagOffset, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
-import { findAhead, KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
+import { findAhead } from './kafka-found-rows.js';
+import { KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 import { StallCheck } from './kafka-stall-check.js';
