@@ -136,8 +136,16 @@ describe('Kafka batching', () => {
     const store = await Store.open(path.join(kafka.dir, 'held-fetch.duckdb'), silentLogger);
     const pipeline = buildPipeline(store, silentLogger);
     const sum = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
-    // The fast path's thread is kept busy with other work queued first, so that finding the first transaction's rows takes a while.
-    const busy = fastValidator.rows(Array.from({ length: 20 }, () => lines).flat().map((raw, i) => ({ raw, ref: { source: 'file' as const, sourceRef: 'busy', lineNumber: i } })));
+    // The fast path's thread is kept busy with other work, queued just before the first chunk is handed to it, so that
+    // finding the first transaction's rows takes a while (queued at the start, the work was often done before the
+    // consumer had joined its group).
+    const busyItems = Array.from({ length: 20 }, () => lines).flat().map((raw, i) => ({ raw, ref: { source: 'file' as const, sourceRef: 'busy', lineNumber: i } }));
+    let busy: Promise<unknown> | undefined;
+    const bytes = fastValidator.bytes.bind(fastValidator);
+    fastValidator.bytes = (values) => {
+      busy ??= fastValidator.rows(busyItems);
+      return bytes(values);
+    };
     // Set once the consumer starts: the pipeline below reads how far it has fetched.
     const consumer: { ingest?: KafkaIngest } = {};
     let seen: { waited: boolean; before: bigint; after: bigint } | undefined;
@@ -160,6 +168,8 @@ describe('Kafka batching', () => {
       await until(() => [...ends].every(([k, end]) => (ingest.committedOffsets().get(k) ?? 0n) === end), () => JSON.stringify(seen));
     } finally {
       await ingest.stop();
+      // The validator's own method again.
+      delete (fastValidator as { bytes?: unknown }).bytes;
     }
     await busy;
     // The rows were a while in coming, with more of the topic still to fetch; nothing more was fetched until they were found.
