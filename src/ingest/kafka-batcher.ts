@@ -19,9 +19,15 @@ export interface BatchLimits {
   aheadRows?: number;
 }
 
+/** A chunk in DuckDB, and its partition's stored offset after it. */
+export interface CommittedChunk {
+  chunk: PartitionChunk;
+  next: bigint;
+}
+
 export interface BatcherEvents {
-  /** A chunk is in DuckDB, with `next` as its partition's stored offset. */
-  committed(chunk: PartitionChunk, next: bigint): void;
+  /** A transaction's chunks are in DuckDB, each with `next` as its partition's stored offset. */
+  committed(chunks: readonly CommittedChunk[]): void;
   /** These chunks (failed, then all that were queued behind them) were dropped: their partitions must be read again from `from`. */
   dropped(from: ReadonlyMap<string, { topic: string; partition: number; offset: bigint }>, error: unknown): void;
   /**
@@ -193,11 +199,9 @@ export class KafkaBatcher {
       this.writing = group;
       try {
         const outcome = await this.writer.write(group);
-        for (const chunk of outcome.committed) {
-          const next = BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
-          this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
-          this.events.committed(chunk, next);
-        }
+        const committed = outcome.committed.map((chunk) => ({ chunk, next: BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n }));
+        for (const { chunk, next } of committed) this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
+        if (committed.length > 0) this.events.committed(committed);
         if (outcome.failed.length === 0) {
           this.failures = 0;
           continue;

@@ -2,11 +2,11 @@ import type { Logger } from '../logger.js';
 import { DeadLetterPublisher } from './dlq.js';
 import { fromOffset, loadStoredOffsets, partitionKey } from './kafka-offsets.js';
 import { describeConnection, type KafkaIngestSettings } from './kafka-settings.js';
-import { KafkaBatcher } from './kafka-batcher.js';
+import { KafkaBatcher, type CommittedChunk } from './kafka-batcher.js';
 import { createOffsetReader, createProducer, startGroupConsumer } from './kafka-client.js';
-import type { BatchControl, GroupConsumer, LagOffset, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
+import type { BatchControl, GroupConsumer, MessageProducer, OffsetReader, PartitionSeek, SourceBatch, SourceMessage } from './kafka-types.js';
 import { findAhead } from './kafka-found-rows.js';
-import { KafkaBatchWriter, type BatchIngester, type PartitionChunk } from './kafka-writer.js';
+import { KafkaBatchWriter, type BatchIngester } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 import { StallCheck } from './kafka-stall-check.js';
@@ -84,8 +84,6 @@ export class KafkaIngest {
   private readonly stalls: StallCheck;
   private stallTimer: NodeJS.Timeout | undefined;
   private consumer: GroupConsumer | undefined;
-  /** Lag commits of the transaction just committed, sent to Kafka together (onCommitted). */
-  private lagOffsets: LagOffset[] = [];
   private stopping = false;
   private closing: Promise<void> = Promise.resolve();
   private readonly log: Logger;
@@ -122,7 +120,7 @@ export class KafkaIngest {
     const { batchRows, batchBytes, batchWaitMs } = deps.settings;
     const limits = { rows: batchRows, bytes: Math.max(batchBytes * TRANSACTION_PARTITIONS, TRANSACTION_BYTES_FLOOR), waitMs: batchWaitMs, aheadRows: FAST_PATH_MIN_ROWS };
     this.batcher = new KafkaBatcher(writer, limits, this.positions, {
-      committed: (chunk, next) => this.onCommitted(chunk, next),
+      committed: (chunks) => this.onCommitted(chunks),
       ahead: findAhead,
       dropped: (from) => {
         this.queuedTo.clear();
@@ -322,22 +320,10 @@ export class KafkaIngest {
     control.markDone(last.offset);
   }
 
-  /**
-   * A transaction's chunks are reported one by one, in one turn of the
-   * event loop: their lag commits go to Kafka together, as one request,
-   * once that turn is over.
-   */
-  private onCommitted(chunk: PartitionChunk, next: bigint): void {
-    const { topic, partition } = chunk;
-    this.recordPosition(topic, partition, next, chunk.highWatermark ?? String(next));
-    if (this.lagOffsets.length === 0) {
-      queueMicrotask(() => {
-        const offsets = this.lagOffsets;
-        this.lagOffsets = [];
-        void this.consumer?.commitForLag(offsets);
-      });
-    }
-    this.lagOffsets.push({ topic, partition, offset: String(next) });
+  /** A transaction's chunks are in DuckDB: their positions are recorded, and their lag commits go to Kafka as one request. */
+  private onCommitted(chunks: readonly CommittedChunk[]): void {
+    for (const { chunk, next } of chunks) this.recordPosition(chunk.topic, chunk.partition, next, chunk.highWatermark ?? String(next));
+    void this.consumer?.commitForLag(chunks.map(({ chunk, next }) => ({ topic: chunk.topic, partition: chunk.partition, offset: String(next) })));
   }
 
   private recordPosition(topic: string, partition: number, next: bigint, highWatermark: string): void {

@@ -23,9 +23,9 @@ describe('the Kafka batcher', () => {
     } as unknown as KafkaBatchWriter;
     let queuedLate = false;
     const batcher: KafkaBatcher = new KafkaBatcher(writer, { rows: 1, bytes: 1 << 20, waitMs: 0 }, new Map(), {
-      committed: (chunk) => {
+      committed: (chunks) => {
         // The next fetch's chunk arrives after this write has committed but before the loop has let go of it.
-        if (chunk.partition === 0 && !queuedLate) {
+        if (chunks.some(({ chunk }) => chunk.partition === 0) && !queuedLate) {
           queuedLate = true;
           queueMicrotask(() => batcher.add(chunkAt(1, 7)));
         }
