@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { fromOffset, partitionKey } from './kafka-offsets.js';
 import type { SourceMessage } from './kafka-types.js';
-import type { KafkaBatchWriter, PartitionChunk } from './kafka-writer.js';
+import { nextOffsetOf, type KafkaBatchWriter, type PartitionChunk } from './kafka-writer.js';
 
 /** When a transaction starts: whichever limit is reached first. */
 export interface BatchLimits {
@@ -114,8 +114,7 @@ export class KafkaBatcher {
 
   add(chunk: PartitionChunk): void {
     if (this.closed || chunk.messages.length === 0) return;
-    const last = chunk.messages.at(-1) as SourceMessage;
-    const behind = chunk.highWatermark === undefined ? 0n : BigInt(chunk.highWatermark) - BigInt(last.offset) - 1n;
+    const behind = chunk.highWatermark === undefined ? 0n : BigInt(chunk.highWatermark) - nextOffsetOf(chunk);
     this.behind.set(partitionKey(chunk.topic, chunk.partition), behind);
     this.queue.push({ ...chunk, queuedAt: performance.now() });
     this.rows += chunk.messages.length;
@@ -199,7 +198,7 @@ export class KafkaBatcher {
       this.writing = group;
       try {
         const outcome = await this.writer.write(group);
-        const committed = outcome.committed.map((chunk) => ({ chunk, next: BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n }));
+        const committed = outcome.committed.map((chunk) => ({ chunk, next: nextOffsetOf(chunk) }));
         for (const { chunk, next } of committed) this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
         if (committed.length > 0) this.events.committed(committed);
         if (outcome.failed.length === 0) {
