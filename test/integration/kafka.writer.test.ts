@@ -105,18 +105,21 @@ describe('the Kafka batch writer', () => {
     expect([...eachFastRow(expected.rows)].length).toBeGreaterThan(FAST_PATH_MIN_ROWS);
     // And SQL stages what the spans place: the very rows of stage_transactions that the transaction's own rows give.
     const scratch = await tempStore();
-    const stagedBy = (rows: FoundRows) =>
-      scratch.store.write(async (conn) => {
-        await stageFast(conn, rows);
-        const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
-        await conn.run('DELETE FROM stage_transactions');
-        return reader.getRowsJson();
-      });
-    await scratch.store.writeUntransacted(ensureStage);
-    const staged = await stagedBy(found);
-    expect(staged.length).toBe([...eachFastRow(expected.rows)].length);
-    expect(staged).toEqual(await stagedBy(expected));
-    await scratch.cleanup();
+    try {
+      const stagedBy = (rows: FoundRows) =>
+        scratch.store.write(async (conn) => {
+          await stageFast(conn, rows);
+          const reader = await conn.runAndReadAll('SELECT * FROM stage_transactions ORDER BY seq');
+          await conn.run('DELETE FROM stage_transactions');
+          return reader.getRowsJson();
+        });
+      await scratch.store.writeUntransacted(ensureStage);
+      const staged = await stagedBy(found);
+      expect(staged.length).toBe([...eachFastRow(expected.rows)].length);
+      expect(staged).toEqual(await stagedBy(expected));
+    } finally {
+      await scratch.cleanup();
+    }
     expect(seen?.items.map((i) => i.ref.offset)).toEqual([...messages.slice(1600), ...messages.slice(300, 1500)].map((m) => m.offset));
     // Written whole, each chunk once, the chunks' customer tallies are the transaction's, placed at its positions.
     const whole: PartitionChunk[] = [queued[2] as PartitionChunk, { topic: TOPIC, partition: 1, messages: messages.slice(0, 1500) }];
