@@ -14,6 +14,7 @@ interface Setting {
 export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
   { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '64MB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): until then DuckDB keeps the rows in memory too, and spills them to disk once its memory is full, which slowed a long ingest as it went; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start. A transaction of 16,384 rows or more of a table (an ingest batch of 25,000) writes them into the file directly, and only where they are goes into the log. The nightly jobs run with 1GB and checkpoint when each ends" },
+  { name: 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS', default: '100000', description: "how many stored rows writes may delete or update (a transaction's older version, a customer-month's monthly totals rewritten) before afford writes the log into the DB file (a CHECKPOINT): DuckDB keeps the old version of every such row in memory it cannot free until then, and the log, which records a deletion in a few bytes, hardly grows with them; events in time order, as a Kafka stream brings them, rewrite the current month's totals of every customer in every batch, and without it ran DuckDB out of memory part-way through 4,000 customers. 0 leaves checkpoints to AFFORD_DB_CHECKPOINT_THRESHOLD alone" },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '96MB', description: "most memory DuckDB may use for its buffers and caches during ingest and reads (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; the nightly jobs run with AFFORD_JOBS_DB_MEMORY_LIMIT" },
   { name: 'AFFORD_DB_THREADS', default: '1', description: "threads DuckDB runs each query on (DuckDB's threads setting, the whole instance's) for ingest and API reads: their queries are a batch or one customer, where a second thread cost more than it saved; the rebuild and export jobs, which scan whole tables, use every core while they run" },
   { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
@@ -72,6 +73,7 @@ const shardString = z
 const envSchema = z.object({
   AFFORD_DB: z.string().min(1),
   AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB'),
+  AFFORD_DB_CHECKPOINT_CHANGED_ROWS: intString(0, 1_000_000_000),
   AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB'),
   AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
@@ -130,6 +132,13 @@ export function settingsHelp(): string {
 }
 
 /** How the store opens, from the settings: what every process that writes the store passes to Store.open. */
-export function storeOptions(config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD' | 'AFFORD_DB_THREADS'>): { memoryLimit: string; checkpointThreshold: string; threads: number } {
-  return { memoryLimit: config.AFFORD_DB_MEMORY_LIMIT, checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD, threads: config.AFFORD_DB_THREADS };
+export function storeOptions(
+  config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD' | 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS' | 'AFFORD_DB_THREADS'>,
+): { memoryLimit: string; checkpointThreshold: string; checkpointChangedRows: number; threads: number } {
+  return {
+    memoryLimit: config.AFFORD_DB_MEMORY_LIMIT,
+    checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD,
+    checkpointChangedRows: config.AFFORD_DB_CHECKPOINT_CHANGED_ROWS,
+    threads: config.AFFORD_DB_THREADS,
+  };
 }

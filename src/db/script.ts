@@ -1,4 +1,4 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { sqlFile } from './sql-files.js';
 import { queryJsonRows, queryRows, type Columns, type Row } from './rows.js';
 import { affordError } from '../domain/errors.js';
@@ -18,9 +18,21 @@ function paramsFor(statement: string, params: Record<string, DuckDBValue>): Reco
 
 /** Runs every statement of `sql/<name>.sql`, binding to each the named parameters it uses. */
 export async function runScript(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> {
+  await runScriptCountingChanges(conn, name, params);
+}
+
+/**
+ * runScript that returns how many stored rows its DELETE and UPDATE
+ * statements changed: what a writer counts towards a checkpoint
+ * (Store.noteChangedRows).
+ */
+export async function runScriptCountingChanges(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<number> {
+  let changed = 0;
   for (const statement of statements(sqlFile(name))) {
-    await conn.run(statement, paramsFor(statement, params));
+    const result = await conn.run(statement, paramsFor(statement, params));
+    if (result.statementType === StatementType.DELETE || result.statementType === StatementType.UPDATE) changed += result.rowsChanged;
   }
+  return changed;
 }
 
 /** A SQL string literal: a quote is doubled inside it. A NUL, which DuckDB cannot hold in one, is refused. */

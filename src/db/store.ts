@@ -39,12 +39,15 @@ export class Store {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly idleReaders: DuckDBConnection[] = [];
   private closed = false;
+  /** Stored rows deleted or updated by writes since the last checkpoint afford ran. */
+  private changedSinceCheckpoint = 0;
 
   private constructor(
     readonly path: string,
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
     readonly logger: Logger,
+    private readonly checkpointChangedRows: number,
   ) {}
 
   /**
@@ -52,9 +55,15 @@ export class Store {
    * takes most of the machine's memory. `checkpointThreshold` is how much
    * the write-ahead log holds before DuckDB checkpoints; unset, DuckDB's own.
    * `threads` is how many threads DuckDB runs each query on; unset, one per
-   * core.
+   * core. `checkpointChangedRows` is how many stored rows writes may delete
+   * or update before afford checkpoints (see noteChangedRows); unset or 0,
+   * only DuckDB's own threshold does.
    */
-  static async open(dbPath: string, logger: Logger, options: { memoryLimit?: string; checkpointThreshold?: string; threads?: number } = {}): Promise<Store> {
+  static async open(
+    dbPath: string,
+    logger: Logger,
+    options: { memoryLimit?: string; checkpointThreshold?: string; threads?: number; checkpointChangedRows?: number } = {},
+  ): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
     const settings = {
       ...instanceSettings(options.memoryLimit),
@@ -75,7 +84,7 @@ export class Store {
       });
     }
     await migrate(writer, logger);
-    return new Store(dbPath, instance, writer, logger);
+    return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0);
   }
 
   /** False once close() has begun: nothing read from the store may be served any more. */
@@ -118,8 +127,29 @@ export class Store {
    */
   checkpoint(): Promise<void> {
     return this.writeUntransacted(async (conn) => {
+      if (this.closed) return;
       await conn.run('CHECKPOINT');
+      this.changedSinceCheckpoint = 0;
     });
+  }
+
+  /**
+   * Counts stored rows that a committed write deleted or updated (a
+   * transaction's older version, a customer-month's totals rewritten), and
+   * queues a checkpoint after the writes already queued once they add up to
+   * `checkpointChangedRows`. DuckDB holds the old versions of such rows in
+   * memory it cannot evict until a checkpoint, and its own trigger, the
+   * write-ahead log's size, hardly sees them: the log records a deletion in
+   * a few bytes, and a large batch's new rows go into the file itself. A
+   * checkpoint that fails (another transaction in its way) is logged and
+   * left to the next count or to DuckDB.
+   */
+  noteChangedRows(rows: number): void {
+    if (this.checkpointChangedRows <= 0 || rows <= 0) return;
+    this.changedSinceCheckpoint += rows;
+    if (this.changedSinceCheckpoint < this.checkpointChangedRows) return;
+    this.changedSinceCheckpoint = 0;
+    this.checkpoint().catch((err: unknown) => this.logger.warn({ err }, 'checkpoint after changed rows failed; the next one will try again'));
   }
 
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {

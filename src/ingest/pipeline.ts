@@ -162,6 +162,8 @@ export class IngestPipeline {
       { read: result.read, inserted: result.inserted, updated: result.updated, deleted: result.deleted, dead_letters: result.deadLetters.length, ms: Date.now() - started },
       'batch committed',
     );
+    // Old versions of the rows the batch changed stay in DuckDB's memory until a checkpoint: the store runs one once enough add up.
+    this.store.noteChangedRows(result.changedRows);
     const batch: CommittedBatch = { source, seconds: (Date.now() - started) / 1000 };
     for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
   }

@@ -71,12 +71,14 @@ export interface BatchResult {
   deletedCustomers: DeletedCustomer[];
   payments: PaymentUpdate[];
   touchedCustomers: { clientId: string; customerId: string }[];
+  /** Stored rows the batch deleted or updated (older versions, monthly totals rewritten), which the store counts towards a checkpoint. */
+  changedRows: number;
 }
 
 export function emptyResult(): BatchResult {
   return {
     read: 0, inserted: 0, updated: 0, deleted: 0, skipped: 0,
-    deadLetters: [], byType: {}, deletedCustomers: [], payments: [], touchedCustomers: [],
+    deadLetters: [], byType: {}, deletedCustomers: [], payments: [], touchedCustomers: [], changedRows: 0,
   };
 }
 

@@ -3,7 +3,7 @@ import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
 import { dbFromIso, msFromDb } from '../domain/timestamps.js';
-import { queryFile, runScript, statements } from '../db/script.js';
+import { queryFile, runScript, runScriptCountingChanges, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
 import { sqlFile } from '../db/sql-files.js';
@@ -126,7 +126,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     if (newCustomers.length > 0) {
       await stageCustomers(conn, newCustomers);
       newCustomers = [];
-      await runScript(conn, 'queries/ingest/apply-customers');
+      result.changedRows += await runScriptCountingChanges(conn, 'queries/ingest/apply-customers');
       used.add('stage_customers');
     }
     const staged = { ...stager.staged, transaction: stager.staged.transaction + fastStaged };
@@ -197,7 +197,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
         await flush();
         stager = await Stager.open(conn, kinds);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
-        await runScript(conn, 'queries/delete-customer', params);
+        result.changedRows += await runScriptCountingChanges(conn, 'queries/delete-customer', params);
         known.delete(key);
         tombstones.set(key, version);
         touched.delete(key);
@@ -263,7 +263,7 @@ async function applySegment(conn: DuckDBConnection, result: BatchResult, staged:
   if (staged.transaction > 0) await applyTransactions(conn, result);
   for (const [kind, type] of [['account', 'account.upserted'], ['application', 'application.upserted']] as const) {
     if (staged[kind] === 0) continue;
-    await runScript(conn, `queries/ingest/apply-${kind}s`);
+    result.changedRows += await runScriptCountingChanges(conn, `queries/ingest/apply-${kind}s`);
     const [c] = await queryFile<Counts>(conn, `queries/ingest/count-${kind}-outcomes`, {}, { ...COUNT_COLUMNS, staged: 'number' });
     if (c) {
       result.inserted += c.inserted;
@@ -305,10 +305,10 @@ async function applyTransactions(conn: DuckDBConnection, result: BatchResult): P
   result.deleted += tx.deleted;
   tally(result, 'transaction.upserted', tx.inserted + tx.updated, tx.staged_upserts - tx.inserted - tx.updated);
   tally(result, 'transaction.deleted', tx.deleted, tx.staged_deletes - tx.deleted);
-  if (tx.replaced_rows > 0) await runScript(conn, 'queries/ingest/remove-replaced-transactions');
-  if (tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/remove-replaced-tombstones');
+  if (tx.replaced_rows > 0) result.changedRows += await runScriptCountingChanges(conn, 'queries/ingest/remove-replaced-transactions');
+  if (tx.replaced_tombstones > 0) result.changedRows += await runScriptCountingChanges(conn, 'queries/ingest/remove-replaced-tombstones');
   await runScript(conn, 'queries/ingest/insert-transactions');
   if (tx.new_tombstones > 0) await runScript(conn, 'queries/ingest/insert-tombstones');
-  if (tx.new_tombstones > 0 || tx.replaced_tombstones > 0) await runScript(conn, 'queries/ingest/record-deletions');
-  await runScript(conn, 'queries/ingest/rematerialise-months');
+  if (tx.new_tombstones > 0 || tx.replaced_tombstones > 0) result.changedRows += await runScriptCountingChanges(conn, 'queries/ingest/record-deletions');
+  result.changedRows += await runScriptCountingChanges(conn, 'queries/ingest/rematerialise-months');
 }
