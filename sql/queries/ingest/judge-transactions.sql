@@ -4,16 +4,21 @@
 -- come one by one, so the counts do not depend on batch size; replays and
 -- older versions change nothing. A winner is the newest version of its
 -- transaction when it applies (a replay of it later in the batch does not).
+-- old_rowid is the stored row's row id, which stays the same until the
+-- transaction ends: remove-replaced-transactions deletes by it, rather than
+-- joining the whole table on the key again.
 -- Fills the temp table tx_events (made once by stage-create); no parameters.
 INSERT INTO tx_events
 WITH staged AS (
-    SELECT seq, op, client_id, customer_id, transaction_id, {'o': occurred_at::TIMESTAMP, 'e': event_id} AS v, NULL::DATE AS stored_month
+    SELECT seq, op, client_id, customer_id, transaction_id, {'o': occurred_at::TIMESTAMP, 'e': event_id} AS v, NULL::DATE AS stored_month,
+           NULL::BIGINT AS stored_rowid
     FROM stage_transactions
 ), stored AS (
-    SELECT -1 AS seq, 'upsert' AS op, t.client_id, t.customer_id, t.transaction_id, {'o': t.occurred_at, 'e': t.event_id} AS v, t.month AS stored_month
+    SELECT -1 AS seq, 'upsert' AS op, t.client_id, t.customer_id, t.transaction_id, {'o': t.occurred_at, 'e': t.event_id} AS v, t.month AS stored_month,
+           t.rowid AS stored_rowid
     FROM transactions t SEMI JOIN staged s ON t.client_id = s.client_id AND t.customer_id = s.customer_id AND t.transaction_id = s.transaction_id
     UNION ALL
-    SELECT -1, 'delete', d.client_id, d.customer_id, d.record_id, {'o': d.occurred_at, 'e': d.event_id}, NULL
+    SELECT -1, 'delete', d.client_id, d.customer_id, d.record_id, {'o': d.occurred_at, 'e': d.event_id}, NULL, NULL
     FROM tombstones d SEMI JOIN staged s ON d.client_id = s.client_id AND d.customer_id = s.customer_id AND d.record_id = s.transaction_id
     WHERE d.record_type = 'transaction'
 ), versions AS (
@@ -27,6 +32,7 @@ WITH staged AS (
            arg_max(op, v) OVER earlier AS prior_op,
            max(v) OVER whole AS last_v,
            max(stored_month) OVER whole AS old_month,
+           max(stored_rowid) OVER whole AS old_rowid,
            bool_or(seq < 0 AND op = 'delete') OVER whole AS tombstoned
     FROM versions k SEMI JOIN contested c USING (client_id, customer_id, transaction_id)
     WINDOW earlier AS (PARTITION BY client_id, customer_id, transaction_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
@@ -35,10 +41,10 @@ WITH staged AS (
 SELECT seq, op, client_id, customer_id, transaction_id, prior_op,
        (prior_v IS NULL OR v > prior_v) AS applied,
        (v = last_v AND (prior_v IS NULL OR v > prior_v)) AS winner,
-       old_month IS NOT NULL AS existed, tombstoned, old_month
+       old_month IS NOT NULL AS existed, tombstoned, old_month, old_rowid
 FROM windowed
 WHERE seq >= 0
 UNION ALL
 -- The rest, the common case: the only version of a transaction, new to the store, applies and wins.
-SELECT seq, op, client_id, customer_id, transaction_id, NULL, true, true, false, false, NULL
+SELECT seq, op, client_id, customer_id, transaction_id, NULL, true, true, false, false, NULL, NULL
 FROM staged s ANTI JOIN contested c USING (client_id, customer_id, transaction_id);

@@ -1,3 +1,6 @@
--- Removes the stored rows that the batch's winners replace (a newer upsert or a deletion). No parameters.
-DELETE FROM transactions t USING tx_events w
-WHERE w.winner AND w.existed AND t.client_id = w.client_id AND t.customer_id = w.customer_id AND t.transaction_id = w.transaction_id;
+-- Removes the stored rows that the batch's winners replace (a newer upsert
+-- or a deletion), by the row ids judge-transactions found them at in this
+-- same transaction: matching them by key instead read the key columns of
+-- the whole table, every batch, when the batch's events were not grouped by
+-- customer (as in a Kafka stream). No parameters.
+DELETE FROM transactions WHERE rowid IN (SELECT old_rowid FROM tx_events WHERE winner AND existed);

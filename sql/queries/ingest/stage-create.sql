@@ -31,6 +31,6 @@ CREATE TEMP TABLE IF NOT EXISTS stage_dead_letters (
 );
 CREATE TEMP TABLE IF NOT EXISTS tx_events (
     seq INTEGER, op VARCHAR, client_id VARCHAR, customer_id VARCHAR, transaction_id VARCHAR, prior_op VARCHAR,
-    applied BOOLEAN, winner BOOLEAN, existed BOOLEAN, tombstoned BOOLEAN, old_month DATE
+    applied BOOLEAN, winner BOOLEAN, existed BOOLEAN, tombstoned BOOLEAN, old_month DATE, old_rowid BIGINT
 );
 CREATE TEMP TABLE IF NOT EXISTS batch_months (client_id VARCHAR, customer_id VARCHAR, month DATE);
