@@ -18,11 +18,12 @@
  * events of nearly every customer, as a Kafka stream's do.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { sortFileByTime } from './sort-by-time.js';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -76,17 +77,6 @@ async function duckdbAlone(file: string, db: string): Promise<void> {
   await conn.run(totals as string);
   conn.closeSync();
   instance.closeSync();
-}
-
-/**
- * Sorts an NDJSON file by each line's `occurred_at` (stable; a line without
- * one keeps the key of the line before it), with awk and sort, since the
- * growth file is larger than a JavaScript string may be.
- */
-function sortByTime(from: string, to: string): void {
-  const awk = `awk '{ if (match($0, /"occurred_at":"[^"]+"/)) k = substr($0, RSTART + 15, RLENGTH - 16); print k "\t" $0 }'`;
-  const r = spawnSync('sh', ['-c', `${awk} "$1" | LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 -S 1G -T "$3" | cut -f2- > "$2"`, 'sh', from, to, path.dirname(to)], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`sorting ${from} by time failed (${r.status})`);
 }
 
 /** The growth child: what `afford ingest file` does, with the time at which each batch committed. */
@@ -183,11 +173,7 @@ async function main(): Promise<void> {
     if (growthCustomers > 0) {
       const big = path.join(dir, 'growth.ndjson');
       const n = await generate(big, growthCustomers, 12);
-      if (growthOrder === 'time') {
-        const sorted = path.join(dir, 'growth-by-time.ndjson');
-        sortByTime(big, sorted);
-        renameSync(sorted, big);
-      }
+      if (growthOrder === 'time') sortFileByTime(big);
       const db = path.join(dir, 'growth.duckdb');
       const run = measured([...tsx, '--child', 'growth', big, db]);
       const marks = JSON.parse(run.stdout) as [number, number, number][];

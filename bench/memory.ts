@@ -15,7 +15,9 @@
  * a shared machine; the ratio to the baseline shows what afford adds to the
  * engine. Memory should not grow from one size to the next.
  *
- * Usage: node --import tsx bench/memory.ts [--customers 200,400] [--months 12] [--afford PATH]
+ * Usage: node --import tsx bench/memory.ts [--customers 200,400] [--months 12] [--order customer|time] [--afford PATH]
+ *   `--order time` sorts each file by occurred_at, so that every batch holds
+ *   nearly every customer's events, as a Kafka stream's transactions do;
  *   `--customers 2000,4000` is the full size (about 1.26 M and 2.5 M events);
  *   `--afford` measures another checkout's bin/afford.mjs (a version before)
  *   on the same data, run beside this one for a comparison at the same load.
@@ -27,6 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sortFileByTime } from './sort-by-time.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
@@ -116,8 +119,15 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { customers: { type: 'string', default: '200,400' }, months: { type: 'string', default: '12' }, afford: { type: 'string' } },
+    options: {
+      customers: { type: 'string', default: '200,400' },
+      months: { type: 'string', default: '12' },
+      order: { type: 'string', default: 'customer' },
+      afford: { type: 'string' },
+    },
   });
+  const order = String(values.order);
+  if (order !== 'customer' && order !== 'time') throw new Error(`--order is customer or time, not ${order}`);
   // --afford: another checkout's bin/afford.mjs, to measure the version before against the same data and load.
   const afford = path.resolve(values.afford ?? path.join(root, 'bin', 'afford.mjs'));
   const sizes = String(values.customers).split(',').map(Number).filter((n) => n > 0);
@@ -128,10 +138,11 @@ async function main(): Promise<void> {
   const self = [process.execPath, '--import', 'tsx', path.join(here, 'memory.ts')];
   const rows: Sized[] = [];
   try {
-    say(`memory: peak RSS of each step in its own process (/usr/bin/time), ${afford}, AFFORD_DB_MEMORY_LIMIT=${memoryLimit}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    say(`memory: peak RSS of each step in its own process (/usr/bin/time), events in ${order} order, ${afford}, AFFORD_DB_MEMORY_LIMIT=${memoryLimit}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const customers of sizes) {
       const file = path.join(dir, `events-${customers}.ndjson`);
       const lines = await generate(file, customers, months);
+      if (order === 'time') sortFileByTime(file);
       const alone = measured([...self, '--child', file, path.join(dir, `alone-${customers}.duckdb`), memoryLimit], {});
       rmSync(path.join(dir, `alone-${customers}.duckdb`), { force: true });
       const env = { AFFORD_DB: path.join(dir, `afford-${customers}.duckdb`), AFFORD_EXPORT_DIR: path.join(dir, `export-${customers}`), AFFORD_LOG_LEVEL: 'warn' };
