@@ -2,6 +2,7 @@
 DELETE FROM stage_transactions;
 DELETE FROM tx_events;
 DELETE FROM batch_months;
+DELETE FROM batch_totals;
 DELETE FROM stage_accounts;
 DELETE FROM stage_balances;
 DELETE FROM stage_applications;

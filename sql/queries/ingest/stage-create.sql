@@ -34,3 +34,8 @@ CREATE TEMP TABLE IF NOT EXISTS tx_events (
     applied BOOLEAN, winner BOOLEAN, existed BOOLEAN, tombstoned BOOLEAN, old_month DATE, old_rowid BIGINT
 );
 CREATE TEMP TABLE IF NOT EXISTS batch_months (client_id VARCHAR, customer_id VARCHAR, month DATE);
+-- The changes to the totals of batch_months: a stored row to delete (old_rowid), a recomputed row to insert (the rest), or both.
+CREATE TEMP TABLE IF NOT EXISTS batch_totals (
+    old_rowid BIGINT, client_id VARCHAR, customer_id VARCHAR, account_id VARCHAR, month DATE, currency VARCHAR, category_l1 VARCHAR,
+    category_l2 VARCHAR, direction VARCHAR, total DECIMAL(18,2), transaction_count INTEGER
+);
