@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RawItem } from '../../src/ingest/types.js';
 import { rows, tempStore } from '../helpers/store.js';
+import { deleteItem, item, upsertItem } from '../helpers/transaction-events.js';
 
 let ctx: Awaited<ReturnType<typeof tempStore>>;
 beforeEach(async () => {
@@ -10,21 +10,8 @@ afterEach(async () => {
   await ctx.cleanup();
 });
 
-let line = 0;
-const item = (event: Record<string, unknown>): RawItem => ({ raw: JSON.stringify(event), ref: { source: 'file', sourceRef: 'test', lineNumber: ++line } });
-
-/** An April salary of `customer` (client-a, account acc-1), as of `occurred`. */
-const upsert = (eventId: string, customer: string, tx: string, amount: string, occurred: string): RawItem =>
-  item({
-    event_id: eventId, type: 'transaction.upserted', occurred_at: occurred, client_id: 'client-a', customer_id: customer,
-    data: {
-      transaction_id: tx, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
-      date_time: '2024-04-02T09:00:00Z', enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
-    },
-  });
-
-const remove = (eventId: string, customer: string, tx: string, occurred: string): RawItem =>
-  item({ event_id: eventId, type: 'transaction.deleted', occurred_at: occurred, client_id: 'client-a', customer_id: customer, data: { transaction_id: tx } });
+const upsert = (eventId: string, customer: string, tx: string, amount: string, occurred: string) => upsertItem({ eventId, customer, tx, amount, occurred });
+const remove = (eventId: string, customer: string, tx: string, occurred: string) => deleteItem({ eventId, customer, tx, occurred });
 
 const stored = () => rows(ctx.store, "SELECT customer_id, transaction_id, amount::VARCHAR AS amount, event_id FROM transactions ORDER BY ALL");
 const totals = () => rows(ctx.store, "SELECT customer_id, total::VARCHAR AS total, transaction_count FROM monthly_category_totals ORDER BY ALL");

@@ -7,26 +7,14 @@ import { buildPipeline } from '../../src/app/pipeline.js';
 import { loadConfig, storeOptions } from '../../src/config.js';
 import type { RawItem } from '../../src/ingest/types.js';
 import { rows, silentLogger } from '../helpers/store.js';
+import { deleteItem, upsertItem } from '../helpers/transaction-events.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A transaction event of cust-1 (client-a, account acc-1): `tx` dated the 2nd of `month`, as of `occurred`. */
-function txItem(n: number, tx: string, month: string, amount: string, occurred: string, category = 'salary'): RawItem {
-  const raw = JSON.stringify({
-    event_id: `ev-${n}`, type: 'transaction.upserted', occurred_at: occurred, client_id: 'client-a', customer_id: 'cust-1',
-    data: {
-      transaction_id: tx, account_id: 'acc-1', credit_debit_indicator: 'credit', amount: { value: amount, currency: 'GBP' },
-      date_time: `${month}-02T09:00:00Z`, enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: category } } },
-    },
-  });
-  return { raw, ref: { source: 'file', sourceRef: 'test', lineNumber: n } };
-}
-
-function deleteItem(n: number, tx: string, occurred: string): RawItem {
-  const raw = JSON.stringify({ event_id: `ev-${n}`, type: 'transaction.deleted', occurred_at: occurred, client_id: 'client-a', customer_id: 'cust-1', data: { transaction_id: tx } });
-  return { raw, ref: { source: 'file', sourceRef: 'test', lineNumber: n } };
-}
+/** A transaction event of cust-1: `tx` dated the 2nd of `month`, as of `occurred`. */
+const txItem = (n: number, tx: string, month: string, amount: string, occurred: string, category = 'salary'): RawItem =>
+  upsertItem({ eventId: `ev-${n}`, customer: 'cust-1', tx, month, amount, occurred, category });
 
 const walBytes = (db: string): number => (existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0);
 
@@ -48,7 +36,7 @@ async function threeBatches(store: Store): Promise<{ changed: number[]; wal: num
       txItem(4, 'tx-4', '2024-05', '7.00', '2024-05-01T00:00:00Z'),
     ],
     [txItem(5, 'tx-1', '2024-04', '150.00', '2024-05-02T00:00:00Z')],
-    [deleteItem(6, 'tx-2', '2024-05-03T00:00:00Z')],
+    [deleteItem({ eventId: 'ev-6', customer: 'cust-1', tx: 'tx-2', occurred: '2024-05-03T00:00:00Z' })],
   ];
   for (const batch of batches) {
     const result = await pipeline.ingest(batch);
