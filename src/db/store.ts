@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -76,7 +76,9 @@ export class Store {
     const instance = await DuckDBInstance.create(':memory:', settings);
     const writer = await instance.connect();
     if (dbPath !== ':memory:') {
-      await runScriptWithPaths(writer, 'queries/db/attach-store', { store_file: dbPath }).catch((err: Error) => {
+      // A new file is created in DuckDB 1.5's storage format; one that exists keeps its own (see create-store.sql).
+      const script = existsSync(dbPath) ? 'queries/db/attach-store' : 'queries/db/create-store';
+      await runScriptWithPaths(writer, script, { store_file: dbPath }).catch((err: Error) => {
         writer.closeSync();
         instance.closeSync();
         // DuckDB lets one process open a file for writing: DATABASE_BUSY says another one has it.
