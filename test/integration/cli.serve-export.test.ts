@@ -78,4 +78,16 @@ describe('the export inside afford serve, and the commands around it', () => {
     expect(live.stderr).toMatch(/^afford sql: .*afford\.duckdb is open for writing in another process.*\n$/);
     expect(snapshot).toContain('export');
   });
+
+  it('writes the snapshot in the older storage format, which any DuckDB from 1.0 opens (the store itself is in the newer one)', async () => {
+    const format = "SELECT tags['storage_version'] AS format FROM duckdb_databases() WHERE database_name = current_database()";
+    const instance = await DuckDBInstance.create(snapshot, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    try {
+      expect((await conn.runAndReadAll(format)).getRowObjectsJson()).toEqual([{ format: 'v1.0.0+' }]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
 });
