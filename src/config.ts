@@ -16,6 +16,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '64MB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): until then DuckDB keeps the rows in memory too, and spills them to disk once its memory is full, which slowed a long ingest as it went; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start. A transaction of 16,384 rows or more of a table (an ingest batch of 25,000) writes them into the file directly, and only where they are goes into the log. The nightly jobs run with 1GB and checkpoint when each ends" },
   { name: 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS', default: '100000', description: "how many stored rows writes may delete or update (a transaction's older version, a customer-month's monthly totals rewritten) before afford writes the log into the DB file (a CHECKPOINT): DuckDB keeps the old version of every such row in memory it cannot free until then, and the log, which records a deletion in a few bytes, hardly grows with them; events in time order, as a Kafka stream brings them, rewrite the current month's totals of every customer in every batch, and without it ran DuckDB out of memory part-way through 4,000 customers. 0 leaves checkpoints to AFFORD_DB_CHECKPOINT_THRESHOLD alone" },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '96MB', description: "most memory DuckDB may use for its buffers and caches during ingest and reads (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; the nightly jobs run with AFFORD_JOBS_DB_MEMORY_LIMIT" },
+  { name: 'AFFORD_DB_READERS', default: '2', description: "most reads DuckDB runs at once (API reads its answer cache does not hold, CLI reads, a job's reads); more wait their turn. Each holds DuckDB buffers under AFFORD_DB_MEMORY_LIMIT, and four uncached affordability reports at once ran DuckDB out of 96MB, answering 500; on two cores, more at once are no faster. Ingest's one writer is not counted" },
   { name: 'AFFORD_DB_THREADS', default: '1', description: "threads DuckDB runs each query on (DuckDB's threads setting, the whole instance's) for ingest and API reads: their queries are a batch or one customer, where a second thread cost more than it saved; the rebuild and export jobs, which scan whole tables, use every core while they run" },
   { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
@@ -96,6 +97,7 @@ const envSchema = z.object({
   AFFORD_SHARD: shardString,
   AFFORD_CLIENT_STATE_TOPIC: z.string().min(1).optional(),
   AFFORD_CLIENT_STATE_WAIT_MS: intString(1, 600_000),
+  AFFORD_DB_READERS: intString(1, 1024),
   AFFORD_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_DB_MEMORY_LIMIT: sizeString('256MB or 1GB'),
   AFFORD_JOBS_DB_THREADS: intString(1, 1024),
@@ -133,12 +135,13 @@ export function settingsHelp(): string {
 
 /** How the store opens, from the settings: what every process that writes the store passes to Store.open. */
 export function storeOptions(
-  config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD' | 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS' | 'AFFORD_DB_THREADS'>,
-): { memoryLimit: string; checkpointThreshold: string; checkpointChangedRows: number; threads: number } {
+  config: Pick<Config, 'AFFORD_DB_MEMORY_LIMIT' | 'AFFORD_DB_CHECKPOINT_THRESHOLD' | 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS' | 'AFFORD_DB_THREADS' | 'AFFORD_DB_READERS'>,
+): { memoryLimit: string; checkpointThreshold: string; checkpointChangedRows: number; threads: number; readers: number } {
   return {
     memoryLimit: config.AFFORD_DB_MEMORY_LIMIT,
     checkpointThreshold: config.AFFORD_DB_CHECKPOINT_THRESHOLD,
     checkpointChangedRows: config.AFFORD_DB_CHECKPOINT_CHANGED_ROWS,
     threads: config.AFFORD_DB_THREADS,
+    readers: config.AFFORD_DB_READERS,
   };
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 
 import path from 'node:path';
@@ -30,6 +31,9 @@ export function instanceSettings(memoryLimit?: string): Record<string, string> {
   return { ...MEMORY_SETTINGS, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) };
 }
 
+/** Set inside a read: a read it makes in turn runs at once, since waiting for a turn its caller holds could wait forever. */
+const insideRead = new AsyncLocalStorage<true>();
+
 /**
  * One DuckDB file, one writer. Every write goes through `write`, which runs
  * its callback in a transaction on the single writer connection, one at a
@@ -41,6 +45,9 @@ export class Store {
   private closed = false;
   /** Stored rows deleted or updated by writes since the last checkpoint afford ran. */
   private changedSinceCheckpoint = 0;
+  /** Reads running now, and the reads waiting for a turn (see read). */
+  private readsRunning = 0;
+  private readonly readsWaiting: (() => void)[] = [];
 
   private constructor(
     readonly path: string,
@@ -48,6 +55,7 @@ export class Store {
     private readonly writer: DuckDBConnection,
     readonly logger: Logger,
     private readonly checkpointChangedRows: number,
+    private readonly readers: number,
   ) {}
 
   /**
@@ -57,12 +65,13 @@ export class Store {
    * `threads` is how many threads DuckDB runs each query on; unset, one per
    * core. `checkpointChangedRows` is how many stored rows writes may delete
    * or update before afford checkpoints (see noteChangedRows); unset or 0,
-   * only DuckDB's own threshold does.
+   * only DuckDB's own threshold does. `readers` is how many reads run at
+   * once (see read); unset, as many as are asked for.
    */
   static async open(
     dbPath: string,
     logger: Logger,
-    options: { memoryLimit?: string; checkpointThreshold?: string; threads?: number; checkpointChangedRows?: number } = {},
+    options: { memoryLimit?: string; checkpointThreshold?: string; threads?: number; checkpointChangedRows?: number; readers?: number } = {},
   ): Promise<Store> {
     if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
     const settings = {
@@ -86,7 +95,7 @@ export class Store {
       });
     }
     await migrate(writer, logger);
-    return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0);
+    return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0, options.readers ?? Number.POSITIVE_INFINITY);
   }
 
   /** False once close() has begun: nothing read from the store may be served any more. */
@@ -154,7 +163,29 @@ export class Store {
     this.checkpoint().catch((err: unknown) => this.logger.warn({ err }, 'checkpoint after changed rows failed; the next one will try again'));
   }
 
+  /**
+   * Runs `fn` on a reader connection of its own, seeing committed data. At
+   * most `readers` run at once, the rest in the order they asked: each
+   * holds DuckDB buffers under the one memory limit, and more reads at once
+   * than there were buffers for failed with DuckDB's out-of-memory error. A
+   * read made inside another runs at once.
+   */
   async read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.closed) throw affordError('STORE_CLOSED');
+    if (insideRead.getStore()) return this.readOnConnection(fn);
+    if (this.readsRunning >= this.readers) await new Promise<void>((turn) => this.readsWaiting.push(turn));
+    else this.readsRunning++;
+    try {
+      return await insideRead.run(true, () => this.readOnConnection(fn));
+    } finally {
+      // The turn passes to the next waiting read, or is given back.
+      const next = this.readsWaiting.shift();
+      if (next) next();
+      else this.readsRunning--;
+    }
+  }
+
+  private async readOnConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
     const conn = this.idleReaders.pop() ?? (await this.connect());
     try {
