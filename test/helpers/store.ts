@@ -12,6 +12,9 @@ import { ingestFile } from '../../src/ingest/file-source.js';
 
 export const silentLogger = createLogger('silent');
 
+/** The storage format DuckDB records for a connection's default database (its tag, such as 'v1.0.0+'), as one row `{ format }`. */
+export const STORAGE_FORMAT_SQL = "SELECT tags['storage_version'] AS format FROM duckdb_databases() WHERE database_name = current_database()";
+
 /** A real DuckDB file in a fresh temporary folder. */
 export async function tempStore(): Promise<{ store: Store; pipeline: IngestPipeline; dir: string; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'afford-test-'));

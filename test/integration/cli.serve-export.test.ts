@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { afford, useServe, type Served } from '../helpers/cli.js';
-import { fixturePath } from '../helpers/store.js';
+import { fixturePath, STORAGE_FORMAT_SQL } from '../helpers/store.js';
 
 const service = useServe('afford-serve-export-');
 const { env } = service;
@@ -80,11 +80,10 @@ describe('the export inside afford serve, and the commands around it', () => {
   });
 
   it('writes the snapshot in the older storage format, which any DuckDB from 1.0 opens (the store itself is in the newer one)', async () => {
-    const format = "SELECT tags['storage_version'] AS format FROM duckdb_databases() WHERE database_name = current_database()";
     const instance = await DuckDBInstance.create(snapshot, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
     try {
-      expect((await conn.runAndReadAll(format)).getRowObjectsJson()).toEqual([{ format: 'v1.0.0+' }]);
+      expect((await conn.runAndReadAll(STORAGE_FORMAT_SQL)).getRowObjectsJson()).toEqual([{ format: 'v1.0.0+' }]);
     } finally {
       conn.closeSync();
       instance.closeSync();

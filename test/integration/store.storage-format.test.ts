@@ -7,13 +7,11 @@ import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { rows, silentLogger } from '../helpers/store.js';
+import { rows, silentLogger, STORAGE_FORMAT_SQL as FORMAT } from '../helpers/store.js';
 import { upsertItem } from '../helpers/transaction-events.js';
 
 /** Every column of every transaction, as text, in one order. */
 const ALL = 'SELECT COLUMNS(*)::VARCHAR FROM transactions ORDER BY client_id, customer_id, transaction_id';
-/** The storage format DuckDB records for the store's database (its tag, such as 'v1.0.0+'). */
-const FORMAT = "SELECT tags['storage_version'] AS format FROM duckdb_databases() WHERE database_name = current_database()";
 /** The compressions of the text columns of transactions, as DuckDB reports them. */
 const TEXT_COMPRESSIONS = "SELECT DISTINCT compression AS c FROM pragma_storage_info('transactions') WHERE segment_type = 'VARCHAR' ORDER BY 1";
 
