@@ -1,9 +1,10 @@
 -- Recomputes every customer-month the staged transaction winners touch (the
 -- month a replaced row was in, the month a winning upsert is in), from the
 -- transactions, with the one monthly totals formula (monthly_totals_of,
--- migration 007), and writes only the totals rows that changed: a stored
--- row the recomputation does not give again, the same to the cent and the
--- count, is deleted, and a recomputed row not stored as it is, inserted. A
+-- which applies monthly_totals_in to them; migration 015), and writes only
+-- the totals rows that changed: a stored row the recomputation does not
+-- give again, the same to the cent and the count, is deleted, and a
+-- recomputed row not stored as it is, inserted. A
 -- batch of events in time order touches the current month of nearly every
 -- customer, most of whose rows it leaves as they were; rewriting them all
 -- left DuckDB old versions to keep until a checkpoint, and more to commit.
