@@ -1,8 +1,7 @@
 -- One slice of the drift check (slices.sql): the rows where the incrementally
 -- kept table and a from-scratch computation disagree, for the customers
 -- from $from_customer up to, not including, $to_customer (no end when
--- null). There should be none. A key kept twice is drift too, even with
--- the right figures. Parameters: $from_customer, $to_customer.
+-- null). There should be none. Parameters: $from_customer, $to_customer.
 WITH kept AS (
     SELECT * FROM monthly_category_totals
     WHERE customer_id >= $from_customer AND ($to_customer IS NULL OR customer_id < $to_customer)
