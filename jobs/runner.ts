@@ -79,7 +79,9 @@ export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'c
     // What the job wrote goes into the file now, not when the log next fills: until then DuckDB holds it in
     // memory. Still with the job's settings: its own (dbSettings) say how what it wrote is best checkpointed.
     await releaseBuffers(ctx.store, memoryLimit);
-    await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; DuckDB checkpoints later by itself'));
+    // A checkpoint that fails (the job's memory limit too small for it) leaves what the job wrote in the log, for a
+    // later checkpoint; if DuckDB invalidated the store for it, the store attaches itself again first (see Store).
+    await ctx.store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint after the job failed; what the job wrote stays in the write-ahead log until a later checkpoint'));
   };
   try {
     const during = { checkpoint_threshold: JOB_CHECKPOINT_THRESHOLD, memory_limit: ctx.config.AFFORD_JOBS_DB_MEMORY_LIMIT };

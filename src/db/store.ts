@@ -31,6 +31,14 @@ export function instanceSettings(memoryLimit?: string): Record<string, string> {
   return { ...MEMORY_SETTINGS, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) };
 }
 
+/**
+ * What DuckDB says of a database it has given up on, after a checkpoint
+ * that failed (out of memory, a full disk): every statement on it fails
+ * until it is detached and attached again, which replays its write-ahead
+ * log. Nothing committed is lost; only the checkpoint is.
+ */
+const INVALIDATED = /has been invalidated/i;
+
 /** Set inside a read: a read it makes in turn runs at once, since waiting for a turn its caller holds could wait forever. */
 const insideRead = new AsyncLocalStorage<true>();
 
@@ -48,6 +56,8 @@ export class Store {
   /** Reads running now, and the reads waiting for a turn (see read). */
   private readsRunning = 0;
   private readonly readsWaiting: (() => void)[] = [];
+  /** Set when a statement found the store invalidated by DuckDB; cleared once it is attached again (see reopenIfInvalidated). */
+  private invalidated = false;
 
   private constructor(
     readonly path: string,
@@ -107,6 +117,7 @@ export class Store {
   write<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       if (this.closed) throw affordError('STORE_CLOSED');
+      await this.reopenIfInvalidated();
       await this.writer.run('BEGIN TRANSACTION');
       try {
         const result = await fn(this.writer);
@@ -114,7 +125,7 @@ export class Store {
         return result;
       } catch (err) {
         await this.writer.run('ROLLBACK').catch(() => undefined);
-        throw err;
+        throw this.noted(err);
       }
     };
     const next = this.queue.then(run, run);
@@ -122,9 +133,19 @@ export class Store {
     return next;
   }
 
-  /** Runs `fn` on the writer connection without a transaction (for statements such as COPY or CHECKPOINT). */
+  /**
+   * Runs `fn` on the writer connection without a transaction (for
+   * statements such as COPY, CHECKPOINT or a setting). A store that cannot
+   * be attached again still runs `fn`: a setting needs no store, and may be
+   * what lets the next attempt succeed (a memory limit set back).
+   */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => fn(this.writer);
+    const run = async (): Promise<T> => {
+      await this.reopenIfInvalidated().catch(() => undefined);
+      return fn(this.writer).catch((err: unknown) => {
+        throw this.noted(err);
+      });
+    };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
@@ -190,6 +211,8 @@ export class Store {
     const conn = this.idleReaders.pop() ?? (await this.connect());
     try {
       return await fn(conn);
+    } catch (err) {
+      throw this.noted(err);
     } finally {
       if (this.closed) conn.closeSync();
       else this.idleReaders.push(conn);
@@ -200,6 +223,44 @@ export class Store {
     const conn = await this.instance.connect();
     if (this.path !== ':memory:') await runScript(conn, 'queries/db/use-store');
     return conn;
+  }
+
+  /**
+   * Returns `err`, noting first whether it says DuckDB invalidated the
+   * store. The first such error queues the store's reopening on the writer,
+   * so that reads work again without waiting for a write.
+   */
+  private noted(err: unknown): unknown {
+    if (this.invalidated || this.path === ':memory:' || !(err instanceof Error) || !INVALIDATED.test(err.message)) return err;
+    this.invalidated = true;
+    this.logger.error({ err }, 'DuckDB invalidated the store; attaching it again');
+    this.writeUntransacted(async () => undefined).catch(() => undefined);
+    return err;
+  }
+
+  /**
+   * Attaches the store's file again if DuckDB invalidated it, on a
+   * connection of its own (a connection cannot detach its own default);
+   * every other connection keeps the database as its default by name and
+   * works again. Attaching replays the write-ahead log, so the store is as
+   * its last commit left it. When that fails too (DuckDB still short of
+   * memory, say), the store stays invalidated and the next write tries
+   * again; until then the write fails with this error.
+   */
+  private async reopenIfInvalidated(): Promise<void> {
+    if (!this.invalidated || this.closed) return;
+    const conn = await this.instance.connect();
+    try {
+      await runScript(conn, 'queries/db/detach-store');
+      await runScriptWithPaths(conn, 'queries/db/attach-store', { store_file: this.path });
+      this.invalidated = false;
+      this.logger.warn({ path: this.path }, 'store attached again after DuckDB invalidated it; everything committed is there');
+    } catch (err) {
+      this.logger.error({ err }, 'could not attach the store again; the next write tries again');
+      throw err;
+    } finally {
+      conn.closeSync();
+    }
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Store } from '../../src/db/store.js';
 import type { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { rowsAs } from './rows.js';
 import { writeEvents, type GenerateOptions } from '../../src/generate/index.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
@@ -15,10 +15,10 @@ export const silentLogger = createLogger('silent');
 /** The storage format DuckDB records for a connection's default database (its tag, such as 'v1.0.0+'), as one row `{ format }`. */
 export const STORAGE_FORMAT_SQL = "SELECT tags['storage_version'] AS format FROM duckdb_databases() WHERE database_name = current_database()";
 
-/** A real DuckDB file in a fresh temporary folder. */
-export async function tempStore(): Promise<{ store: Store; pipeline: IngestPipeline; dir: string; cleanup: () => Promise<void> }> {
+/** A real DuckDB file in a fresh temporary folder; `logger` is the store's. */
+export async function tempStore(logger: Logger = silentLogger): Promise<{ store: Store; pipeline: IngestPipeline; dir: string; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'afford-test-'));
-  const store = await Store.open(path.join(dir, 'afford.duckdb'), silentLogger);
+  const store = await Store.open(path.join(dir, 'afford.duckdb'), logger);
   const pipeline = buildPipeline(store, silentLogger);
   return {
     store,

@@ -1,7 +1,9 @@
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildMonthlyTotals } from '../../jobs/rebuild-monthly-totals.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { fixturePath, ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
@@ -97,13 +99,42 @@ describe('rebuild-monthly-totals in slices of customers', () => {
 
 describe('rebuild-monthly-totals within a small memory limit', () => {
   let ctx: Ctx;
+  /** What the store logged, line by line. */
+  const logged: { level: number; msg: string }[] = [];
+  const capture = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged.push(JSON.parse(chunk.toString('utf8')) as { level: number; msg: string });
+      done();
+    },
+  });
   beforeAll(async () => {
-    ctx = await tempStore();
+    ctx = await tempStore(createLogger('warn', capture));
     await ingestGenerated(ctx, { customers: 500, months: 12, seed: 3, faults: false, endMonth: '2024-06' });
   }, 120_000);
   afterAll(async () => ctx.cleanup());
 
   const jobCtx = (settings: Record<string, string>) => ({ store: ctx.store, config: loadConfig({}, { AFFORD_JOBS_DB_MEMORY_LIMIT: '40MB', ...settings }), logger: silentLogger });
+
+  it('goes on when the checkpoint after a job fails and DuckDB invalidates the store: the store is attached again, as its last commit left it', async () => {
+    const STORED = `SELECT (SELECT count(*) FROM transactions)::INTEGER AS transactions, (SELECT count(*) FROM monthly_category_totals)::INTEGER AS totals,
+      (SELECT sum(total) FROM monthly_category_totals)::VARCHAR AS sum`;
+    const before = await rows(ctx.store, STORED);
+    logged.length = 0;
+    // At 32MB the whole store in one slice runs out of memory, and so does the job's checkpoint after it
+    // (the log shows it): DuckDB then refuses every statement on the store until it is attached again.
+    const failed = await runJob(rebuildMonthlyTotals, jobCtx({ AFFORD_JOBS_DB_MEMORY_LIMIT: '32MB', AFFORD_JOBS_SLICE_TRANSACTIONS: '100000000' }), 'cli');
+    expect(failed.status).toBe('failed');
+    expect(failed.message).toMatch(/Out of Memory/);
+    // Once the queued reopening is done, every statement works again.
+    await ctx.store.writeUntransacted(async () => undefined);
+    expect(logged.map((l) => l.msg)).toEqual(expect.arrayContaining(['DuckDB invalidated the store; attaching it again', 'store attached again after DuckDB invalidated it; everything committed is there']));
+    expect(await rows(ctx.store, STORED)).toEqual(before);
+    const runs = await rows<{ run_id: string; status: string }>(ctx.store, 'SELECT run_id::VARCHAR AS run_id, status FROM job_runs ORDER BY run_id DESC LIMIT 1');
+    expect(runs).toEqual([{ run_id: failed.runId, status: 'failed' }]);
+    const again = await runJob(rebuildMonthlyTotals, jobCtx({ AFFORD_JOBS_SLICE_TRANSACTIONS: '50000' }), 'cli');
+    expect(again.status).toBe('succeeded');
+    expect(again.message).toBe(`no drift in ${(before[0] as { totals: number }).totals} monthly total rows`);
+  }, 60_000);
 
   it('checks and rewrites 500 customers in slices under 40MB, which the whole store in one slice does not fit', async () => {
     const [stored] = await rows<{ totals: number; transactions: number }>(
