@@ -58,6 +58,8 @@ export class Store {
   private readonly readsWaiting: (() => void)[] = [];
   /** Set when a statement found the store invalidated by DuckDB; cleared once it is attached again (see reopenIfInvalidated). */
   private invalidated = false;
+  /** Set while an attempt to attach the store again waits on the writer queue (see noted). */
+  private reopenQueued = false;
 
   private constructor(
     readonly path: string,
@@ -227,14 +229,21 @@ export class Store {
 
   /**
    * Returns `err`, noting first whether it says DuckDB invalidated the
-   * store. The first such error queues the store's reopening on the writer,
-   * so that reads work again without waiting for a write.
+   * store. Such an error, and any error while the store is invalidated,
+   * queues an attempt to attach it again on the writer (one at a time), so
+   * that reads bring the store back without waiting for a write.
    */
   private noted(err: unknown): unknown {
-    if (this.invalidated || this.path === ':memory:' || !(err instanceof Error) || !INVALIDATED.test(err.message)) return err;
-    this.invalidated = true;
-    this.logger.error({ err }, 'DuckDB invalidated the store; attaching it again');
-    this.writeUntransacted(async () => undefined).catch(() => undefined);
+    if (this.path === ':memory:') return err;
+    if (!this.invalidated) {
+      if (!(err instanceof Error) || !INVALIDATED.test(err.message)) return err;
+      this.invalidated = true;
+      this.logger.error({ err }, 'DuckDB invalidated the store; attaching it again');
+    }
+    if (!this.reopenQueued && !this.closed) {
+      this.reopenQueued = true;
+      this.writeUntransacted(async () => undefined).catch(() => undefined);
+    }
     return err;
   }
 
@@ -244,10 +253,12 @@ export class Store {
    * every other connection keeps the database as its default by name and
    * works again. Attaching replays the write-ahead log, so the store is as
    * its last commit left it. When that fails too (DuckDB still short of
-   * memory, say), the store stays invalidated and the next write tries
-   * again; until then the write fails with this error.
+   * memory, say), the store stays invalidated, and the next statement on
+   * the writer, or the next that fails, tries again; a write fails with
+   * this error meanwhile.
    */
   private async reopenIfInvalidated(): Promise<void> {
+    this.reopenQueued = false;
     if (!this.invalidated || this.closed) return;
     const conn = await this.instance.connect();
     try {
@@ -256,7 +267,7 @@ export class Store {
       this.invalidated = false;
       this.logger.warn({ path: this.path }, 'store attached again after DuckDB invalidated it; everything committed is there');
     } catch (err) {
-      this.logger.error({ err }, 'could not attach the store again; the next write tries again');
+      this.logger.error({ err }, 'could not attach the store again; the next statement tries again');
       throw err;
     } finally {
       conn.closeSync();

@@ -2,9 +2,15 @@
 -- kept table and a from-scratch computation disagree, for the customers
 -- from $from_customer up to, not including, $to_customer (no end when
 -- null). There should be none. Parameters: $from_customer, $to_customer.
+-- The kept rows are summed by key first: a key kept twice, even with the
+-- right figures each time, is drift (its figures count twice in every read
+-- that sums them).
 WITH kept AS (
-    SELECT * FROM monthly_category_totals
+    SELECT client_id, customer_id, account_id, month, currency, category_l1, category_l2, direction,
+           sum(total) AS total, sum(transaction_count) AS transaction_count
+    FROM monthly_category_totals
     WHERE customer_id >= $from_customer AND ($to_customer IS NULL OR customer_id < $to_customer)
+    GROUP BY ALL
 ), fresh AS (
     SELECT * FROM monthly_category_totals_computed
     WHERE customer_id >= $from_customer AND ($to_customer IS NULL OR customer_id < $to_customer)
