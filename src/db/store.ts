@@ -39,6 +39,13 @@ export function instanceSettings(memoryLimit?: string): Record<string, string> {
  */
 const INVALIDATED = /has been invalidated/i;
 
+/**
+ * What DuckDB says when a COMMIT went through and the checkpoint it then
+ * ran (the log past `checkpoint_threshold`) failed: the transaction is
+ * durable, and the database invalidated.
+ */
+const COMMITTED_THEN_CHECKPOINT_FAILED = /COMMIT succeeded and is durable/i;
+
 /** Set inside a read: a read it makes in turn runs at once, since waiting for a turn its caller holds could wait forever. */
 const insideRead = new AsyncLocalStorage<true>();
 
@@ -121,14 +128,22 @@ export class Store {
       if (this.closed) throw affordError('STORE_CLOSED');
       await this.reopenIfInvalidated();
       await this.writer.run('BEGIN TRANSACTION');
+      let result: T;
       try {
-        const result = await fn(this.writer);
+        result = await fn(this.writer);
         await this.writer.run('COMMIT');
-        return result;
       } catch (err) {
+        // Committed all the same: what the transaction wrote stands, and so does its result (a Kafka batch's
+        // offsets are stored with its rows; taking it for failed would write it again). The store is attached
+        // again before the next statement.
+        if (err instanceof Error && COMMITTED_THEN_CHECKPOINT_FAILED.test(err.message)) {
+          this.noted(err);
+          return result!;
+        }
         await this.writer.run('ROLLBACK').catch(() => undefined);
         throw this.noted(err);
       }
+      return result;
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
@@ -210,20 +225,28 @@ export class Store {
 
   private async readOnConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.closed) throw affordError('STORE_CLOSED');
-    const conn = this.idleReaders.pop() ?? (await this.connect());
+    let conn: DuckDBConnection | undefined;
     try {
+      conn = this.idleReaders.pop() ?? (await this.connect());
       return await fn(conn);
     } catch (err) {
       throw this.noted(err);
     } finally {
-      if (this.closed) conn.closeSync();
-      else this.idleReaders.push(conn);
+      if (conn && this.closed) conn.closeSync();
+      else if (conn) this.idleReaders.push(conn);
     }
   }
 
+  /** A reader connection with the store as its default; none when that fails (the store not attached, say). */
   private async connect(): Promise<DuckDBConnection> {
     const conn = await this.instance.connect();
-    if (this.path !== ':memory:') await runScript(conn, 'queries/db/use-store');
+    if (this.path === ':memory:') return conn;
+    try {
+      await runScript(conn, 'queries/db/use-store');
+    } catch (err) {
+      conn.closeSync();
+      throw err;
+    }
     return conn;
   }
 
