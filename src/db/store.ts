@@ -46,6 +46,9 @@ const INVALIDATED = /has been invalidated/i;
  */
 const COMMITTED_THEN_CHECKPOINT_FAILED = /COMMIT succeeded and is durable/i;
 
+/** How long after a failed attempt to attach the store again a failing read may ask for the next: reads do not each try (and log). */
+const REOPEN_RETRY_MS = 1000;
+
 /** Set inside a read: a read it makes in turn runs at once, since waiting for a turn its caller holds could wait forever. */
 const insideRead = new AsyncLocalStorage<true>();
 
@@ -67,6 +70,8 @@ export class Store {
   private invalidated = false;
   /** Set while an attempt to attach the store again waits on the writer queue (see noted). */
   private reopenQueued = false;
+  /** When the last attempt to attach the store again failed, while the store is still invalidated (see noted). */
+  private reopenFailedAt: number | undefined;
 
   private constructor(
     readonly path: string,
@@ -253,8 +258,9 @@ export class Store {
   /**
    * Returns `err`, noting first whether it says DuckDB invalidated the
    * store. Such an error, and any error while the store is invalidated,
-   * queues an attempt to attach it again on the writer (one at a time), so
-   * that reads bring the store back without waiting for a write.
+   * queues an attempt to attach it again on the writer (one at a time, and
+   * not within REOPEN_RETRY_MS of one that failed), so that reads bring the
+   * store back without waiting for a write.
    */
   private noted(err: unknown): unknown {
     if (this.path === ':memory:') return err;
@@ -263,7 +269,8 @@ export class Store {
       this.invalidated = true;
       this.logger.error({ err }, 'DuckDB invalidated the store; attaching it again');
     }
-    if (!this.reopenQueued && !this.closed) {
+    const waiting = this.reopenFailedAt !== undefined && Date.now() - this.reopenFailedAt < REOPEN_RETRY_MS;
+    if (!this.reopenQueued && !this.closed && !waiting) {
       this.reopenQueued = true;
       this.writeUntransacted(async () => undefined).catch(() => undefined);
     }
@@ -277,8 +284,8 @@ export class Store {
    * works again. Attaching replays the write-ahead log, so the store is as
    * its last commit left it. When that fails too (DuckDB still short of
    * memory, say), the store stays invalidated, and the next statement on
-   * the writer, or the next that fails, tries again; a write fails with
-   * this error meanwhile.
+   * the writer tries again, as does the next that fails once
+   * REOPEN_RETRY_MS have passed; a write fails with this error meanwhile.
    */
   private async reopenIfInvalidated(): Promise<void> {
     this.reopenQueued = false;
@@ -288,9 +295,11 @@ export class Store {
       await runScript(conn, 'queries/db/detach-store');
       await runScriptWithPaths(conn, 'queries/db/attach-store', { store_file: this.path });
       this.invalidated = false;
+      this.reopenFailedAt = undefined;
       this.logger.warn({ path: this.path }, 'store attached again after DuckDB invalidated it; everything committed is there');
     } catch (err) {
-      this.logger.error({ err }, 'could not attach the store again; the next statement tries again');
+      this.reopenFailedAt = Date.now();
+      this.logger.error({ err }, 'could not attach the store again; a later statement tries again');
       throw err;
     } finally {
       conn.closeSync();
