@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rebuildMonthlyTotals } from '../../jobs/rebuild-monthly-totals.js';
@@ -5,6 +6,8 @@ import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
+import { GENERIC_503, startApi } from '../helpers/api.js';
+import { ingestFile } from '../../src/ingest/file-source.js';
 
 type Ctx = Awaited<ReturnType<typeof tempStore>>;
 
@@ -76,5 +79,20 @@ describe('a store that DuckDB invalidates when a checkpoint fails', () => {
     await set(String(limits?.memory), String(limits?.threshold));
     expect(await vi.waitFor(() => rows(ctx.store, 'SELECT x FROM written_marker'), { timeout: 10_000, interval: 100 })).toEqual([{ x: 42 }]);
     expect(await rows(ctx.store, STORED)).toEqual(before);
+  }, 60_000);
+
+  it('answers /readyz 503 while the store is invalidated, and 200 once it is attached again', async () => {
+    const api = await startApi();
+    try {
+      const file = path.join(ctx.dir, 'events.ndjson');
+      await ingestFile(api.pipeline, file, { batchRows: 5000 });
+      const failed = await runJob(rebuildMonthlyTotals, { store: api.store, config: loadConfig({}, { AFFORD_JOBS_DB_MEMORY_LIMIT: '16MB', AFFORD_JOBS_SLICE_TRANSACTIONS: '100000000' }), logger: silentLogger }, 'cli');
+      expect(failed.status).toBe('failed');
+      // The last attempt to attach the store failed under the job's limit just now: the next waits a second.
+      expect(await api.call('GET', '/readyz')).toMatchObject({ status: 503, body: GENERIC_503 });
+      await vi.waitFor(async () => expect(await api.call('GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } }), { timeout: 10_000, interval: 100 });
+    } finally {
+      await api.close();
+    }
   }, 60_000);
 });
