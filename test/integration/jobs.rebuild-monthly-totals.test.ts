@@ -37,20 +37,11 @@ describe('rebuild-monthly-totals', () => {
     const [rent] = await rows<{ total: string }>(ctx.store, "SELECT total FROM monthly_category_totals WHERE category_l2 = 'rent'");
     expect(rent?.total).toBe('950.00');
   });
-});
-
-describe('rebuild-monthly-totals and a total kept twice', () => {
-  let ctx: Ctx;
-  beforeEach(async () => {
-    ctx = await tempStore();
-    await ingestFile(ctx.pipeline, fixturePath('hand-computed.ndjson'), { batchRows: 3 });
-  });
-  afterEach(async () => ctx.cleanup());
 
   it('counts a key kept twice with the right figures as drift, and keeps it once after the repair', async () => {
     // A second copy of the rent row, 950.00 like the first: every read that sums the month would see 1,900.00.
     await ctx.store.write((conn) => conn.run("INSERT INTO monthly_category_totals SELECT * FROM monthly_category_totals WHERE category_l2 = 'rent'").then(() => undefined));
-    const result = await runJob(rebuildMonthlyTotals, { store: ctx.store, config: loadConfig({}), logger: silentLogger }, 'cli');
+    const result = await runJob(rebuildMonthlyTotals, jobCtx(), 'cli');
     expect(result.status).toBe('failed');
     expect(result.results['measure-drift']).toMatchObject({ drift_rows: 1, rows_checked: 7 });
     const [drift] = JSON.parse(String(result.results['measure-drift']?.['sample'])) as { kept_total: string; fresh_total: string }[];
