@@ -40,7 +40,7 @@ async function measureDrift(ctx: JobContext): Promise<Record<string, unknown>> {
     const sample: unknown[] = [];
     const all = await slices(conn, ctx);
     for (const [i, slice] of all.entries()) {
-      const [d] = await queryFile<Drift>(conn, 'jobs/rebuild-monthly-totals/measure-drift', { ...slice }, { drift_rows: 'number', rows_checked: 'number', sample: 'text' });
+      const [d] = await queryFile<Drift>(conn, 'jobs/rebuild-monthly-totals/measure-drift', { ...slice, sample_rows: SAMPLE_ROWS }, { drift_rows: 'number', rows_checked: 'number', sample: 'text' });
       drift += d?.drift_rows ?? 0;
       checked += d?.rows_checked ?? 0;
       if (d?.sample) sample.push(...(JSON.parse(d.sample) as unknown[]).slice(0, SAMPLE_ROWS - sample.length));

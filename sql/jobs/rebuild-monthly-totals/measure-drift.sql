@@ -1,7 +1,9 @@
 -- One slice of the drift check (slices.sql): the rows where the incrementally
 -- kept table and a from-scratch computation disagree, for the customers
 -- from $from_customer up to, not including, $to_customer (no end when
--- null). There should be none. Parameters: $from_customer, $to_customer.
+-- null). There should be none. Parameters: $from_customer, $to_customer,
+-- $sample_rows (how many drifted rows the sample holds, the first in
+-- customer order).
 -- The kept rows are summed by key first: a key kept twice, even with the
 -- right figures each time, is drift (its figures count twice in every read
 -- that sums them).
@@ -32,4 +34,4 @@ WITH kept AS (
 )
 SELECT (SELECT count(*) FROM diff)::INTEGER AS drift_rows,
        (SELECT count(*) FROM fresh)::INTEGER AS rows_checked,
-       (SELECT to_json(list(d)) FROM (SELECT * FROM diff ORDER BY customer_id, client_id, month, account_id, category, direction, kept_total, fresh_total LIMIT 10) d)::VARCHAR AS sample;
+       (SELECT to_json(list(d)) FROM (SELECT * FROM diff ORDER BY customer_id, client_id, month, account_id, category, direction, kept_total, fresh_total LIMIT $sample_rows) d)::VARCHAR AS sample;
