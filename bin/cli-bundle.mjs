@@ -5,11 +5,13 @@
 // split at the command modules' dynamic imports, as the sources are, so a
 // command still loads only what it uses. Each source keeps its own
 // import.meta.url, so paths found from it (sql/, rules/, the worker
-// scripts) are what they are in the sources. Any change to src/ or to this
-// file makes a new bundle (older ones go once a day old); what cannot be
-// built or cached leaves the caller to run the sources through tsx.
+// scripts) are what they are in the sources. Any change to a file it was
+// built from (under src/, jobs/ and elsewhere, and the packages it takes
+// in) or to this file makes a new bundle (older ones go once a day old);
+// what cannot be built or cached leaves the caller to run the sources
+// through tsx.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
@@ -18,6 +20,8 @@ import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** How long the bundle of a version no longer current is kept. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
+/** Beside the bundles: the files the latest bundle was built from, relative to the root (see versionKey). */
+const INPUTS_FILE = 'inputs.json';
 
 /** Every file under `dir`, in a stable order. */
 function filesUnder(dir) {
@@ -26,20 +30,40 @@ function filesUnder(dir) {
     .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
 }
 
+/** The files the latest bundle in `cache` was built from, as it recorded them; none before the first. */
+function recordedInputs(cache) {
+  try {
+    const inputs = JSON.parse(readFileSync(path.join(cache, INPUTS_FILE), 'utf8'));
+    return Array.isArray(inputs) ? inputs.filter((f) => typeof f === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * A name for this version of the sources under `root` and of this build:
- * their contents hashed, with where they are, since the bundle names its
- * sources' paths (a copy of the tree elsewhere gets a bundle of its own).
+ * the contents of every file under src/ and of every file the latest
+ * bundle was built from (`inputs`: sources outside src/, such as jobs/,
+ * and the packages bundled in), hashed with where they are, since the
+ * bundle names its sources' paths (a copy of the tree elsewhere gets a
+ * bundle of its own). A file that joins the bundle is imported by one
+ * already in it, which changes, so the bundle is built again and records
+ * it; a file gone is hashed as missing.
  */
-function versionKey(root) {
+function versionKey(root, inputs) {
   const hash = createHash('sha256');
   hash.update(realpathSync(root));
   hash.update('\0');
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
-  for (const file of filesUnder(path.join(root, 'src'))) {
-    hash.update(path.relative(root, file));
+  const files = new Set([...filesUnder(path.join(root, 'src')).map((file) => path.relative(root, file)), ...inputs]);
+  for (const file of [...files].sort()) {
+    hash.update(file);
     hash.update('\0');
-    hash.update(readFileSync(file));
+    try {
+      hash.update(readFileSync(path.join(root, file)));
+    } catch {
+      hash.update('\0missing');
+    }
     hash.update('\0');
   }
   return hash.digest('hex').slice(0, 20);
@@ -78,11 +102,13 @@ const packagesOutside = {
 /** CommonJS bundled into the ESM chunks still calls require() for what it leaves outside (the native binding): each chunk gets one. */
 const REQUIRE_BANNER = "import { createRequire as __aflCreateRequire } from 'node:module'; const require = __aflCreateRequire(import.meta.url);";
 
-async function build(root, cache, dir) {
+/** Builds the bundle of the sources under `root` into `cache`, and returns the folder it is in. */
+async function build(root, cache) {
   const esbuild = await import('esbuild');
-  const building = `${dir}.${process.pid}.tmp`;
+  const building = path.join(cache, `building.${process.pid}.tmp`);
   rmSync(building, { recursive: true, force: true });
-  await esbuild.build({
+  const { metafile } = await esbuild.build({
+    absWorkingDir: root,
     entryPoints: { main: path.join(root, 'src', 'cli', 'main.ts') },
     bundle: true,
     splitting: true,
@@ -93,8 +119,15 @@ async function build(root, cache, dir) {
     outExtension: { '.js': '.mjs' },
     banner: { js: REQUIRE_BANNER },
     plugins: [packagesOutside, sourceUrls],
+    metafile: true,
     logLevel: 'silent',
   });
+  // Named by what it was built from, which may be more than the name it was looked for by.
+  const inputs = Object.keys(metafile.inputs).sort();
+  const dir = path.join(cache, versionKey(root, inputs));
+  const recording = path.join(cache, `${INPUTS_FILE}.${process.pid}.tmp`);
+  writeFileSync(recording, JSON.stringify(inputs));
+  renameSync(recording, path.join(cache, INPUTS_FILE));
   try {
     renameSync(building, dir);
   } catch (err) {
@@ -105,8 +138,9 @@ async function build(root, cache, dir) {
   // Bundles of other versions are removed once a day old: a process started from one (a service) may still load its chunks.
   for (const other of readdirSync(cache)) {
     const at = path.join(cache, other);
-    if (other !== path.basename(dir) && Date.now() - statSync(at).mtimeMs > KEEP_MS) rmSync(at, { recursive: true, force: true });
+    if (other !== path.basename(dir) && other !== INPUTS_FILE && Date.now() - statSync(at).mtimeMs > KEEP_MS) rmSync(at, { recursive: true, force: true });
   }
+  return dir;
 }
 
 /**
@@ -117,13 +151,10 @@ async function build(root, cache, dir) {
 export async function bundledCli(root = ROOT) {
   try {
     const cache = path.join(root, 'node_modules', '.cache', 'afford-cli');
-    const dir = path.join(cache, versionKey(root));
-    const entry = path.join(dir, 'main.mjs');
-    if (!existsSync(entry)) {
-      mkdirSync(cache, { recursive: true });
-      await build(root, cache, dir);
-    }
-    return pathToFileURL(entry).href;
+    const found = path.join(cache, versionKey(root, recordedInputs(cache)));
+    if (existsSync(path.join(found, 'main.mjs'))) return pathToFileURL(path.join(found, 'main.mjs')).href;
+    mkdirSync(cache, { recursive: true });
+    return pathToFileURL(path.join(await build(root, cache), 'main.mjs')).href;
   } catch {
     return undefined;
   }

@@ -64,6 +64,36 @@ describe('the bundled command line', () => {
     expect(existsSync(path.dirname(fileURLToPath(next)))).toBe(true);
   });
 
+  it('is built again when a file it takes in from outside src/ changes: a source beside it, or a package it bundles', async () => {
+    const root = tree();
+    roots.push(root);
+    mkdirSync(path.join(root, 'jobs'));
+    writeFileSync(path.join(root, 'jobs', 'job.ts'), 'export const job: number = 1;\n');
+    // A package the bundle takes in, as it takes in @duckdb/node-api.
+    const pkg = path.join(root, 'node_modules', '@duckdb', 'node-api');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@duckdb/node-api', type: 'module', main: 'index.js' }));
+    writeFileSync(path.join(pkg, 'index.js'), 'export const engine = 1;\n');
+    writeFileSync(
+      path.join(root, 'src', 'cli', 'main.ts'),
+      "import { job } from '../../jobs/job.js';\nimport { engine } from '@duckdb/node-api';\nconsole.log(JSON.stringify({ job, engine }));\n",
+    );
+    const first = (await bundledCli(root)) as string;
+    expect(run(first)).toEqual({ job: 1, engine: 1 });
+    expect(await bundledCli(root)).toBe(first);
+
+    writeFileSync(path.join(root, 'jobs', 'job.ts'), 'export const job: number = 2;\n');
+    const second = (await bundledCli(root)) as string;
+    expect(second).not.toBe(first);
+    expect(run(second)).toEqual({ job: 2, engine: 1 });
+
+    writeFileSync(path.join(pkg, 'index.js'), 'export const engine = 2;\n');
+    const third = (await bundledCli(root)) as string;
+    expect(third).not.toBe(second);
+    expect(run(third)).toEqual({ job: 2, engine: 2 });
+    expect(await bundledCli(root)).toBe(third);
+  });
+
   it('is a bundle of its own for a copy of the same sources elsewhere, even sharing the cache, so each reads its own files', async () => {
     const a = tree();
     const b = mkdtempSync(path.join(tmpdir(), 'afford-bundle-copy-'));
