@@ -27,7 +27,7 @@ export interface KafkaIngestSettings {
   shard: Shard;
   /** Most events written in one DuckDB transaction. */
   batchRows: number;
-  /** Most bytes fetched per partition; a transaction holds at most 16 times as many (and 16 MiB at least). */
+  /** Most bytes fetched per partition; a transaction holds at most 16 times as many (and 24 MiB at least). */
   batchBytes: number;
   /** Longest a message waits for others to join its transaction. */
   batchWaitMs: number;
