@@ -21,7 +21,11 @@ export function storeRejectionReason(cause: unknown): string {
  * halves alone, because an event may be rejected only after the ones before
  * it (a sum that then overflows). Returns undefined when the store is at
  * fault rather than an event: it takes the whole batch in a trial (so the
- * failure was elsewhere), or rejects even the prefix known to be good.
+ * failure was elsewhere), rejects even the prefix known to be good, or
+ * takes at the end the prefix it rejected at the start. A store can come
+ * back between two trials (DuckDB's database attached again after a failed
+ * checkpoint), so the prefix that ends with the event to blame is tried
+ * once more when its rejection came before a prefix the store took.
  */
 export async function isolateRejected(items: readonly PreparedItem[], knownGood: number, trial: TrialWrite): Promise<Rejected | undefined> {
   let failure = await trial(items);
@@ -29,6 +33,8 @@ export async function isolateRejected(items: readonly PreparedItem[], knownGood:
   if ((await trial(items.slice(0, knownGood))) !== undefined) return undefined;
   let good = knownGood;
   let bad = items.length;
+  // Whether `bad` was rejected after a prefix was taken: the whole batch was rejected before the store took any.
+  let rejectedSinceTaken = false;
   while (bad - good > 1) {
     const mid = Math.floor((good + bad) / 2);
     const err = await trial(items.slice(0, mid));
@@ -36,7 +42,12 @@ export async function isolateRejected(items: readonly PreparedItem[], knownGood:
     else {
       bad = mid;
       failure = err;
+      rejectedSinceTaken = true;
     }
+  }
+  if (!rejectedSinceTaken) {
+    failure = await trial(items.slice(0, bad));
+    if (failure === undefined) return undefined;
   }
   return { index: good, error: failure };
 }
