@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile, runScript } from './script.js';
 import type { Store } from './store.js';
+import { errorCode } from '../domain/errors.js';
 
 /** The DuckDB settings of the whole instance that afford changes while it runs, and the SQL file that sets each. */
 const SETTERS = {
@@ -63,7 +64,10 @@ export async function withDbSettings<T>(store: Store, during: DbSettings, after:
     await apply(store, during);
     return await fn();
   } finally {
-    await apply(store, after).catch((err: unknown) => store.logger.warn({ err, settings: after }, 'could not set DuckDB\'s settings back; they stay as they were'));
+    // A store closed meanwhile (the service stopping) has no settings left to set back.
+    await apply(store, after).catch((err: unknown) => {
+      if (errorCode(err) !== 'STORE_CLOSED') store.logger.warn({ err, settings: after }, 'could not set DuckDB\'s settings back; they stay as they were');
+    });
   }
 }
 

@@ -6,7 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { migrate } from './migrate.js';
 import { runScript, runScriptWithPaths } from './script.js';
 import type { Logger } from '../logger.js';
-import { affordError, affordErrorCausedBy } from '../domain/errors.js';
+import { affordError, affordErrorCausedBy, errorCode } from '../domain/errors.js';
 
 // Timestamps are stored as UTC without a zone. This DuckDB build has no ICU,
 // so `current_timestamp` turns into a plain TIMESTAMP in the process's local
@@ -61,6 +61,8 @@ export class Store {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly idleReaders: DuckDBConnection[] = [];
   private closed = false;
+  /** Set by the first close (see close). */
+  private closing: Promise<void> | undefined;
   /** Stored rows deleted or updated by writes since the last checkpoint afford ran. */
   private changedSinceCheckpoint = 0;
   /** Reads running now, and the reads waiting for a turn (see read). */
@@ -132,9 +134,10 @@ export class Store {
     const run = async (): Promise<T> => {
       if (this.closed) throw affordError('STORE_CLOSED');
       await this.reopenIfInvalidated();
-      await this.writer.run('BEGIN TRANSACTION');
       let result: T;
       try {
+        // Inside the try: a BEGIN that fails on an invalidated store is noted like any other statement.
+        await this.writer.run('BEGIN TRANSACTION');
         result = await fn(this.writer);
         await this.writer.run('COMMIT');
       } catch (err) {
@@ -159,10 +162,13 @@ export class Store {
    * Runs `fn` on the writer connection without a transaction (for
    * statements such as COPY, CHECKPOINT or a setting). A store that cannot
    * be attached again still runs `fn`: a setting needs no store, and may be
-   * what lets the next attempt succeed (a memory limit set back).
+   * what lets the next attempt succeed (a memory limit set back). Once the
+   * store is closed, `fn` is not run: its connection is closed, or about to
+   * be (a job's settings set back as the service stops).
    */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
+      if (this.closed) throw affordError('STORE_CLOSED');
       await this.reopenIfInvalidated().catch(() => undefined);
       return fn(this.writer).catch((err: unknown) => {
         throw this.noted(err);
@@ -180,10 +186,13 @@ export class Store {
    * otherwise stay in DuckDB's memory until the log reached it.
    */
   checkpoint(): Promise<void> {
-    return this.writeUntransacted(async (conn) => {
-      if (this.closed) return;
+    const checkpointed = this.writeUntransacted(async (conn) => {
       await conn.run('CHECKPOINT');
       this.changedSinceCheckpoint = 0;
+    });
+    // A closed store checkpointed as it closed.
+    return checkpointed.catch((err: unknown) => {
+      if (errorCode(err) !== 'STORE_CLOSED') throw err;
     });
   }
 
@@ -306,9 +315,22 @@ export class Store {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.queue;
+  /**
+   * Closes the store once every write queued before it is done, and those
+   * queued while they ran; a write queued after that fails with
+   * STORE_CLOSED rather than run on a connection being closed. Closing
+   * twice, or twice at once, closes it once.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
+    for (let queued = this.queue; ; queued = this.queue) {
+      await queued;
+      if (queued === this.queue) break;
+    }
     this.closed = true;
     for (const c of this.idleReaders.splice(0)) c.closeSync();
     await this.writer.run('CHECKPOINT').catch(() => undefined);
