@@ -165,7 +165,15 @@ export class IngestPipeline {
     // Old versions of the rows the batch changed stay in DuckDB's memory until a checkpoint: the store runs one once enough add up.
     this.store.noteChangedRows(result.changedRows);
     const batch: CommittedBatch = { source, seconds: (Date.now() - started) / 1000 };
-    for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) listener(result, batch);
+    // The batch stands whatever a listener does: one that throws is logged, and the others still hear of it. Thrown
+    // from here, it would make a committed batch look failed to the source (a Kafka batch written again).
+    for (const listener of [...this.listeners, ...(storeListeners.get(this.store) ?? [])]) {
+      try {
+        listener(result, batch);
+      } catch (err) {
+        this.logger.error({ err }, 'a listener of committed batches failed; the batch is committed all the same');
+      }
+    }
   }
 
   private async commit(write: (conn: DuckDBConnection) => Promise<BatchResult>, sourceHook?: BatchHook): Promise<BatchResult> {
