@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { onEveryCommit } from '../../src/ingest/pipeline.js';
 import type { BatchResult } from '../../src/ingest/types.js';
-import { createLogger } from '../../src/logger.js';
+import { loggedLines } from '../helpers/log-lines.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { upsertItem } from '../helpers/transaction-events.js';
 
@@ -15,16 +14,10 @@ describe('listeners of committed batches', () => {
   afterEach(async () => cleanup?.());
 
   it('cannot make a committed batch look failed: one that throws is logged, the batch is written once and the others still hear of it', async () => {
-    const logged: string[] = [];
-    const capture = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push((JSON.parse(chunk.toString('utf8')) as { msg: string }).msg);
-        done();
-      },
-    });
+    const logged = loggedLines('error');
     const t = await tempStore();
     cleanup = t.cleanup;
-    const pipeline = buildPipeline(t.store, createLogger('error', capture));
+    const pipeline = buildPipeline(t.store, logged.logger);
     const heard: number[] = [];
     onEveryCommit(t.store, () => {
       throw new Error('a listener that fails');
@@ -36,6 +29,6 @@ describe('listeners of committed batches', () => {
     expect([small.inserted, large.inserted]).toEqual([10, 2500]);
     expect(heard).toEqual([10, 2500]);
     expect(await rows(t.store, 'SELECT count(*)::INTEGER AS n, count(DISTINCT transaction_id)::INTEGER AS d FROM transactions')).toEqual([{ n: 2510, d: 2510 }]);
-    expect(logged.filter((m) => m === 'a listener of committed batches failed; the batch is committed all the same')).toHaveLength(2);
+    expect(logged.lines.filter((l) => l.msg === 'a listener of committed batches failed; the batch is committed all the same')).toHaveLength(2);
   });
 });

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rebuildMonthlyTotals } from '../../jobs/rebuild-monthly-totals.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loggedLines } from '../helpers/log-lines.js';
 import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 import { GENERIC_503, startApi } from '../helpers/api.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
@@ -14,16 +13,10 @@ type Ctx = Awaited<ReturnType<typeof tempStore>>;
 describe('a store that DuckDB invalidates when a checkpoint fails', () => {
   let ctx: Ctx;
   /** What the store logged, line by line. */
-  const logged: { msg: string }[] = [];
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logged.push(JSON.parse(chunk.toString('utf8')) as { msg: string });
-      done();
-    },
-  });
+  const { logger, lines: logged } = loggedLines('warn');
   // A store of its own for each: how much memory DuckDB needs for a checkpoint depends on what ran before.
   beforeEach(async () => {
-    ctx = await tempStore(createLogger('warn', capture));
+    ctx = await tempStore(logger);
     await ingestGenerated(ctx, { customers: 200, months: 12, seed: 3, faults: false, endMonth: '2024-06' });
   }, 120_000);
   afterEach(async () => ctx.cleanup());
