@@ -1,4 +1,4 @@
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { INTEGER, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, type Columns } from '../db/rows.js';
 import { queryFile, runScript, statements } from '../db/script.js';
 import { sqlFile } from '../db/sql-files.js';
@@ -53,6 +53,8 @@ export interface SettledRow {
 
 const SETTLED_COLUMNS: Columns<SettledRow> = { seq: 'number', op: 'text', client_id: 'text', customer_id: 'text', dead: 'boolean' };
 
+const SETTLE_TYPES = { client_ids: LIST(VARCHAR), customer_ids: LIST(VARCHAR), secrets: LIST(VARCHAR), after_seqs: LIST(INTEGER) };
+
 /** Removes the fast rows that do not go in (fast-settle.sql) and returns them. */
 export async function settleFast(conn: DuckDBConnection, mismatches: readonly SecretMismatch[]): Promise<SettledRow[]> {
   const params = {
@@ -62,7 +64,8 @@ export async function settleFast(conn: DuckDBConnection, mismatches: readonly Se
     after_seqs: listValue(mismatches.map((m) => m.afterSeq)),
   };
   const [judge, remove, read] = statements(sqlFile('queries/ingest/fast-settle')) as [string, string, string];
-  await conn.run(judge, params);
+  // Typed: with no mismatch at all (a customer's deletion alone to settle), an empty list has no type DuckDB can infer.
+  await conn.run(judge, params, SETTLE_TYPES);
   await conn.run(remove);
   return queryRows<SettledRow>(conn, read, undefined, SETTLED_COLUMNS, 'fast-settle');
 }

@@ -97,6 +97,8 @@ export class IngestPipeline {
     } catch (err) {
       // The DLQ is out of reach: trying again now would only wait on the brokers again.
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;
+      // Said, so that a fault of the fast path itself is seen rather than hidden by the schema path's answer.
+      this.logger.warn({ err, items: items.length }, 'the fast path could not write the batch; it is written again with every event validated');
       // Every event validated in JavaScript, so that trial writes can find the one the store rejects.
       return this.ingestPrepared(prepareItems(items), sourceHook);
     }

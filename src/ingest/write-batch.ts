@@ -9,6 +9,7 @@ import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCu
 import { sqlFile } from '../db/sql-files.js';
 import { emptyResult, type BatchResult, type DeadLetterRecord, type PreparedItem } from './types.js';
 import { customerKey } from '../domain/customer-ref.js';
+import { textAfter } from '../domain/text-order.js';
 import type { FastCustomer } from './fast-customers.js';
 import { fastCustomers } from './fast-path.js';
 import { settleFastRows, type FastRows } from './fast-settle.js';
@@ -18,7 +19,8 @@ interface Version {
   eventId: string;
 }
 
-const newer = (a: Version, b: Version): boolean => a.occurredAt > b.occurredAt || (a.occurredAt === b.occurredAt && a.eventId > b.eventId);
+/** Whether version `a` is newer than `b`: event ids compared as SQL compares them (fast-settle.sql, the judge). */
+const newer = (a: Version, b: Version): boolean => a.occurredAt > b.occurredAt || (a.occurredAt === b.occurredAt && textAfter(a.eventId, b.eventId));
 
 interface Counts {
   inserted: number;

@@ -16,7 +16,8 @@ import { writeBatch, writeEntries } from './write-batch.js';
 export async function writeFastBatch(conn: DuckDBConnection, items: readonly RawItem[], found: FoundRows): Promise<BatchResult> {
   const prepared = prepareItems(found.slow.map((seq) => items[seq] as RawItem));
   if (prepared.some((p) => p.kind === 'event' && p.event.type === 'customer.deleted')) {
-    const all: (PreparedItem | undefined)[] = new Array<PreparedItem | undefined>(items.length);
+    // Every slot filled (Array.from, not new Array: map skips a sparse array's holes, and so left the fast rows out).
+    const all: (PreparedItem | undefined)[] = Array.from({ length: items.length }, () => undefined);
     found.slow.forEach((seq, i) => (all[seq] = prepared[i]));
     const rest = prepareItems(items.filter((_, seq) => all[seq] === undefined));
     let next = 0;
