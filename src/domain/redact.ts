@@ -54,20 +54,35 @@ function redactParsed(root: unknown, found: string[]): boolean {
   return changed;
 }
 
-function redactWithValues(raw: string): { text: string; values: string[] } {
+// What the textual pass left of a key named like a credential, in text that is not JSON once its \u escapes are
+// read: the key written with escapes, in single quotes, without its colon, or with an array or object for its value.
+const LOOSE_CREDENTIAL_KEY = /(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_-]*[_-])?(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["']?\s*[:"'=[{]/i;
+const REDACTED_PAIR = /"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"/g;
+const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
+
+/** Whether text that is not JSON still names a credential where the textual pass could not find its value. */
+function namesCredentialLoosely(text: string): boolean {
+  const read = text.replace(UNICODE_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(REDACTED_PAIR, '');
+  return LOOSE_CREDENTIAL_KEY.test(read);
+}
+
+function redactWithValues(raw: string): { text: string; values: string[]; withheld: boolean } {
   const values: string[] = [];
   const text = redactText(raw, values);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { text, values };
+    // Not JSON, and a credential in it that the textual pass could not take: where its value ends cannot be known
+    // for sure, so nothing of the text is kept but the mark.
+    if (namesCredentialLoosely(text)) return { text: REDACTED, values, withheld: true };
+    return { text, values, withheld: false };
   }
   try {
-    return { text: redactParsed(parsed, values) ? JSON.stringify(parsed) : text, values };
+    return { text: redactParsed(parsed, values) ? JSON.stringify(parsed) : text, values, withheld: false };
   } catch {
     // Too deep to serialise again: nothing of it is kept but the mark.
-    return { text: REDACTED, values };
+    return { text: REDACTED, values, withheld: true };
   }
 }
 
@@ -75,7 +90,10 @@ function redactWithValues(raw: string): { text: string; values: string[] } {
  * The raw text with every credential value replaced by `[redacted]`. Valid
  * JSON is checked after the textual pass, so a key written with escapes or
  * a secret given as an object is still caught (the text is then
- * re-serialised); text that is not JSON gets the textual pass alone.
+ * re-serialised); text that is not JSON gets the textual pass, and is
+ * replaced by the mark whole when it still names a credential that pass
+ * could not take (written with escapes, in single quotes, without a colon,
+ * or with an array for its value).
  */
 export function redactRawEvent(raw: string): string {
   return redactWithValues(raw).text;
@@ -91,8 +109,8 @@ const JSON_ERROR_EXCERPT = /, (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON
  * holds a credential).
  */
 export function redactDeadLetter(raw: string, reason: string): { raw: string; reason: string } {
-  const { text, values } = redactWithValues(raw);
-  if (values.length === 0) return { raw: text, reason };
+  const { text, values, withheld } = redactWithValues(raw);
+  if (values.length === 0 && !withheld) return { raw: text, reason };
   let kept = reason.replace(JSON_ERROR_EXCERPT, ' is not valid JSON');
   // Shorter values would garble the reason and say next to nothing.
   for (const value of values) if (value.length >= 4) kept = kept.replaceAll(value, REDACTED);

@@ -27,6 +27,19 @@ describe('redactRawEvent', () => {
     expect(redactRawEvent(nested)).not.toContain(SECRET);
   });
 
+  it('keeps nothing of text that is not JSON and names a credential the pattern cannot take, and keeps ordinary words', () => {
+    const loose = [
+      `{"customer\\u005fsecret":"${SECRET}",}`,
+      `{"customer_secret":["${SECRET}"],}`,
+      `{"customer_secret" "${SECRET}"}`,
+      `{'customer_secret':'${SECRET}'}`,
+      `{"event_id":"e1","data":{"api_key":{"v":"${SECRET}"}} oops`,
+    ];
+    for (const raw of loose) expect(redactRawEvent(raw), raw).toBe(REDACTED);
+    // A word like a credential's name, not written as a key, leaves the line as it is.
+    for (const raw of ['{"description":"TOKEN PURCHASE", oops', '{"description":"secret santa gift" oops']) expect(redactRawEvent(raw)).toBe(raw);
+  });
+
   it('keeps lines without credentials unchanged, however deep or odd', () => {
     const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`;
     expect(redactRawEvent(deep)).toBe(deep);
@@ -56,5 +69,19 @@ describe('redactDeadLetter', () => {
     expect(redactDeadLetter(`{"customer_secret":"${SECRET}"}`, `bad secret ${SECRET}`).reason).toBe(`bad secret ${REDACTED}`);
     const reason = `invalid JSON: Unexpected token 'h', "this is not json" is not valid JSON`;
     expect(redactDeadLetter('this is not json', reason)).toEqual({ raw: 'this is not json', reason });
+  });
+
+  it('drops the quoted piece of a line whose text it withholds', () => {
+    const raw = `{'customer_secret':'${SECRET}'}`;
+    let reason = '';
+    try {
+      JSON.parse(raw);
+    } catch (err) {
+      reason = `invalid JSON: ${(err as Error).message}`;
+    }
+    const kept = redactDeadLetter(raw, reason);
+    expect(kept.raw).toBe(REDACTED);
+    expect(kept.reason).not.toContain(SECRET.slice(0, 4));
+    expect(kept.reason).not.toContain('customer_secret');
   });
 });

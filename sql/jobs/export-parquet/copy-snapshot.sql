@@ -44,14 +44,29 @@ CREATE TABLE afford_snapshot.job_runs AS SELECT * FROM job_runs;
 
 -- The same rule as src/domain/redact.ts: a value under a key named like a
 -- credential; and a reason that quotes a piece of such a line loses the quote.
+-- Text that still names a credential the pattern cannot take (in single
+-- quotes, without a colon, an array or object for its value) is not kept at
+-- all, nor is text with a key written with a \u escape, since where the value
+-- ends cannot be known for sure. Stricter than ingest, which reads valid JSON
+-- whole (DuckDB's own JSON reader takes a trailing comma, so it cannot tell
+-- the same lines apart): a row stored by ingest keeps its redacted pairs,
+-- which this leaves alone, and loses its text here only if a value reads like
+-- a credential's key (`token:` in a description, say).
 CREATE TABLE afford_snapshot.dead_letters AS
 WITH credential AS (
-    SELECT '"([^"\\]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern
+    SELECT '"([^"\\]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern,
+           '(^|[^A-Za-z0-9])([A-Za-z0-9_-]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)["'']?\s*[:"''=\[{]' AS loose,
+           '"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"' AS redacted_pair
+), redacted AS (
+    SELECT d.*, regexp_replace(d.raw, c.pattern, '"\1\2"\3:\4"[redacted]"', 'gi') AS kept_raw, regexp_matches(d.raw, c.pattern, 'i') AS had_credential,
+           regexp_matches(regexp_replace(kept_raw, c.redacted_pair, '', 'g'), c.loose, 'i')
+               OR regexp_matches(d.raw, '"(?:[^"\\]|\\.)*\\u[0-9a-fA-F]{4}(?:[^"\\]|\\.)*"\s*:') AS withheld
+    FROM dead_letters d, credential c
 )
-SELECT d.* REPLACE (
-    regexp_replace(d.raw, c.pattern, '"\1\2"\3:\4"[redacted]"', 'gi') AS raw,
-    CASE WHEN regexp_matches(d.raw, c.pattern, 'i')
-         THEN regexp_replace(d.reason, ', (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON', ' is not valid JSON', 'g')
-         ELSE d.reason END AS reason
+SELECT * EXCLUDE (kept_raw, had_credential, withheld) REPLACE (
+    CASE WHEN withheld THEN '[redacted]' ELSE kept_raw END AS raw,
+    CASE WHEN had_credential OR withheld
+         THEN regexp_replace(reason, ', (?:\.\.\.)?"[\s\S]*?"(?:\.\.\.)? is not valid JSON', ' is not valid JSON', 'g')
+         ELSE reason END AS reason
 )
-FROM dead_letters d, credential c;
+FROM redacted;
