@@ -62,6 +62,8 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   // The fast rows of the batch being read, found as its lines come in, while the batch before is written.
   let ahead = pipeline.rowsAhead(options.batchRows);
   let inFlight: Promise<BatchResult> | undefined;
+  // Set when the batch in flight failed: reading on would be wasted, and its error is thrown where it is settled.
+  let failed = false;
 
   const settle = async (): Promise<void> => {
     if (!inFlight) return;
@@ -78,10 +80,16 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
     ahead = pipeline.rowsAhead(options.batchRows);
     await settle();
     inFlight = pipeline.ingest(items, undefined, found);
+    // Handled now, not only once settled: a batch that fails while the next is still being read would otherwise be
+    // an unhandled rejection, which ends the process.
+    inFlight.catch(() => {
+      failed = true;
+    });
   };
 
   try {
     for await (const lines of readLines(stream)) {
+      if (failed) break;
       for (const line of lines) {
         const item = new FileItem(line, sourceRef);
         batch.push(item);

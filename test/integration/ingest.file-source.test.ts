@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import type { FoundRows } from '../../src/ingest/fast-rows.js';
@@ -92,5 +96,43 @@ describe('ingestFile with batches in turn', () => {
       clearInterval(whenAsked);
     }
     expect(events.slice(0, 7)).toEqual(['ahead 1', 'end 1 after 3', 'write 1 with its rows', 'ahead 4', 'end 4 after 3', 'committed 1', 'write 4 with its rows']);
+  });
+
+  it('fails with the error of a batch that fails while the next is still being read, rather than ending the process, and reads no further', async () => {
+    // Lines come through a named pipe: the first batch, then the rest only after the first batch's write has failed.
+    const dir = mkdtempSync(path.join(tmpdir(), 'afford-fifo-'));
+    const fifo = path.join(dir, 'slow.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown): void => void unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    let writes = 0;
+    const pipeline = {
+      rowsAhead: () => undefined,
+      ingest: async () => {
+        writes += 1;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        throw new Error('the store is at fault');
+      },
+    };
+    const writer = createWriteStream(fifo);
+    writer.on('error', () => undefined);
+    const writing = (async () => {
+      writer.write('{"n":1}\n'.repeat(5));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      writer.write('{"n":2}\n'.repeat(50));
+      writer.end();
+    })();
+    try {
+      await expect(ingestFile(pipeline as unknown as IngestPipeline, fifo, { batchRows: 5 })).rejects.toThrow('the store is at fault');
+      // Unhandled rejections are reported after the turn they happen in: give one the time to show.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      expect(writes).toBe(1);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await writing;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
