@@ -22,32 +22,24 @@ export function storeRejectionReason(cause: unknown): string {
  * it (a sum that then overflows). Returns undefined when the store is at
  * fault rather than an event: it takes the whole batch in a trial (so the
  * failure was elsewhere), rejects even the prefix known to be good, or
- * takes at the end the prefix it rejected at the start. A store can come
- * back between two trials (DuckDB's database attached again after a failed
- * checkpoint), so the prefix that ends with the event to blame is tried
- * once more when its rejection came before a prefix the store took.
+ * takes, tried once more at the end, the prefix that ends with the event to
+ * blame: a store can fail a trial for a reason of its own and then take the
+ * next (short of memory for a moment, or DuckDB's database attached again
+ * after a failed checkpoint).
  */
 export async function isolateRejected(items: readonly PreparedItem[], knownGood: number, trial: TrialWrite): Promise<Rejected | undefined> {
-  let failure = await trial(items);
-  if (failure === undefined) return undefined;
+  if ((await trial(items)) === undefined) return undefined;
   if ((await trial(items.slice(0, knownGood))) !== undefined) return undefined;
   let good = knownGood;
   let bad = items.length;
-  // Whether `bad` was rejected after a prefix was taken: the whole batch was rejected before the store took any.
-  let rejectedSinceTaken = false;
   while (bad - good > 1) {
     const mid = Math.floor((good + bad) / 2);
-    const err = await trial(items.slice(0, mid));
-    if (err === undefined) good = mid;
-    else {
-      bad = mid;
-      failure = err;
-      rejectedSinceTaken = true;
-    }
+    if ((await trial(items.slice(0, mid))) === undefined) good = mid;
+    else bad = mid;
   }
-  if (!rejectedSinceTaken) {
-    failure = await trial(items.slice(0, bad));
-    if (failure === undefined) return undefined;
-  }
+  // Once more before the event is blamed: a rejection that passed (the store short of memory, or attached again
+  // meanwhile) is the store's, and would otherwise make a dead letter, and a lost event from Kafka, of a valid one.
+  const failure = await trial(items.slice(0, bad));
+  if (failure === undefined) return undefined;
   return { index: good, error: failure };
 }

@@ -41,6 +41,13 @@ describe('finding the event the store rejects', () => {
     expect(sizes.at(-1)).toBe(16);
   });
 
+  it('blames no event when one trial in the middle of the search fails for a reason of the store\'s own', async () => {
+    // Only the third trial fails: the whole batch (rejected for the store's own reason), then the known good prefix, then this.
+    let calls = 0;
+    const { trial } = store(undefined, () => ++calls === 1 || calls === 3);
+    expect(await isolateRejected(items(16), 0, trial)).toBeUndefined();
+  });
+
   it('still blames the last event when the store rejects it both before and after taking the prefixes before it', async () => {
     const { trial } = store(15, () => false);
     const found = await isolateRejected(items(16), 0, trial);
