@@ -8,7 +8,40 @@ export const DLQ_HEADERS = {
   topic: 'afford-dlq-source-topic',
   partition: 'afford-dlq-source-partition',
   offset: 'afford-dlq-source-offset',
+  /** Set only on a copy whose value was cut (see VALUE_BYTES): the value's whole length in bytes. */
+  valueBytes: 'afford-dlq-value-bytes',
 } as const;
+
+/**
+ * Bytes of messages in one produce request at most. kafkajs writes a
+ * request's messages for one partition as one record batch, and a broker
+ * refuses a batch over its `message.max.bytes` (some 1 MB by default)
+ * without a retry: a transaction with many dead letters, sent whole, was
+ * refused every time it was tried again, and its shard stopped.
+ */
+const REQUEST_BYTES = 512 * 1024;
+/**
+ * A dead letter's value is copied to the DLQ up to this many bytes; past it
+ * the copy is cut, and `afford-dlq-value-bytes` gives the value's length.
+ * The dead letter in the store keeps what a dead letter keeps.
+ */
+const VALUE_BYTES = 256 * 1024;
+/**
+ * How long a publish may take before the batch gives up and rolls back. It
+ * runs inside the batch's transaction, holding the one writer: with the
+ * brokers unreachable, kafkajs's own retries of its connection took minutes.
+ */
+const PUBLISH_TIMEOUT_MS = 15_000;
+
+/** About the bytes the headers take in a record (their names and values; an array's values added up). */
+function headerBytes(headers: Headers): number {
+  let n = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    n += Buffer.byteLength(name);
+    for (const v of Array.isArray(value) ? value : [value]) n += v === undefined ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : v.length;
+  }
+  return n;
+}
 
 export interface DeadMessage {
   topic: string;
@@ -24,11 +57,20 @@ export interface DeadMessage {
  * reader of the DLQ drop such repeats.
  */
 export class DeadLetterPublisher {
-  constructor(private readonly producer: MessageProducer) {}
+  constructor(
+    private readonly producer: MessageProducer,
+    private readonly limits: { requestBytes: number; valueBytes: number; timeoutMs: number } = {
+      requestBytes: REQUEST_BYTES,
+      valueBytes: VALUE_BYTES,
+      timeoutMs: PUBLISH_TIMEOUT_MS,
+    },
+  ) {}
 
   async publish(letters: readonly DeadMessage[]): Promise<void> {
     if (letters.length === 0) return;
-    const byTopic = new Map<string, OutgoingMessage[]>();
+    const requests: { topic: string; messages: OutgoingMessage[] }[][] = [];
+    let request = new Map<string, OutgoingMessage[]>();
+    let bytes = 0;
     for (const { topic, partition, message, reason } of letters) {
       const headers: Headers = {
         ...message.headers,
@@ -37,15 +79,35 @@ export class DeadLetterPublisher {
         [DLQ_HEADERS.partition]: String(partition),
         [DLQ_HEADERS.offset]: message.offset,
       };
-      const list = byTopic.get(dlqTopicFor(topic)) ?? [];
-      list.push({ key: message.key, value: message.value, headers });
-      byTopic.set(dlqTopicFor(topic), list);
+      const value = message.value === null || message.value.length <= this.limits.valueBytes ? message.value : message.value.subarray(0, this.limits.valueBytes);
+      if (value !== message.value) headers[DLQ_HEADERS.valueBytes] = String(message.value?.length);
+      const size = (value?.length ?? 0) + (message.key?.length ?? 0) + headerBytes(headers);
+      if (bytes > 0 && bytes + size > this.limits.requestBytes) {
+        requests.push([...request].map(([t, messages]) => ({ topic: t, messages })));
+        request = new Map();
+        bytes = 0;
+      }
+      const list = request.get(dlqTopicFor(topic)) ?? [];
+      list.push({ key: message.key, value, headers });
+      request.set(dlqTopicFor(topic), list);
+      bytes += size;
     }
+    requests.push([...request].map(([t, messages]) => ({ topic: t, messages })));
+    const topics = [...new Set(letters.map((l) => dlqTopicFor(l.topic)))].join(', ');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the brokers in ${this.limits.timeoutMs} ms`)), this.limits.timeoutMs);
+    });
     try {
-      await this.producer.send([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+      // In order, one request after another: each is within what a broker takes in one record batch.
+      await Promise.race([(async () => {
+        for (const topicMessages of requests) await this.producer.send(topicMessages);
+      })(), timedOut]);
     } catch (err) {
       // DLQ_PUBLISH_FAILED (usually a broker outage): the batch must roll back and be retried.
-      throw affordErrorCausedBy(err, 'DLQ_PUBLISH_FAILED', [...byTopic.keys()].join(', '), (err as Error).message ?? String(err));
+      throw affordErrorCausedBy(err, 'DLQ_PUBLISH_FAILED', topics, (err as Error).message ?? String(err));
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
