@@ -1,4 +1,4 @@
-import { withDbSettings } from './db-settings.js';
+import { momentaryDbSettings } from './db-settings.js';
 import type { Store } from './store.js';
 
 /** What DuckDB's buffers are brought down to. */
@@ -14,10 +14,10 @@ const RELEASED_TO = '64MB';
  * `afford jobs run all` on 2,000 customers from about 470 to 516 MiB; with
  * them emptied first, it stayed below the job's own peak. The limit is the
  * whole instance's: a read that needs more than 64MB in that moment fails
- * as DuckDB fails a read beyond its limit. If DuckDB cannot evict enough
+ * as DuckDB fails a read beyond its limit; no write runs in it. If DuckDB cannot evict enough
  * (blocks in use by a read), it says so and the buffers stay as they were.
  */
 export async function releaseBuffers(store: Store, limit: string): Promise<void> {
-  await withDbSettings(store, { memory_limit: RELEASED_TO }, { memory_limit: limit }, async () => undefined)
+  await momentaryDbSettings(store, { memory_limit: RELEASED_TO }, { memory_limit: limit })
     .catch((err: unknown) => store.logger.warn({ err }, 'could not empty DuckDB\'s buffers; the checkpoint runs with them as they are'));
 }

@@ -50,6 +50,23 @@ export async function withDbSettingsOn<T>(conn: DuckDBConnection, during: DbSett
 }
 
 /**
+ * Sets `during`, then `after`, in one turn of the writer queue, so that no
+ * write runs between the two: for a setting meant to last a moment only
+ * (DuckDB's buffers emptied by a lower memory limit). Set in two turns, a
+ * write queued meanwhile (a Kafka batch) ran at the lower limit. `after` is
+ * set whether `during` could be or not.
+ */
+export async function momentaryDbSettings(store: Store, during: DbSettings, after: DbSettings): Promise<void> {
+  await store.writeUntransacted(async (conn) => {
+    try {
+      await applyDbSettings(conn, during);
+    } finally {
+      await applyDbSettings(conn, after);
+    }
+  });
+}
+
+/**
  * Runs `fn` with DuckDB's settings at `during`, then sets them to `after`,
  * whether `fn` succeeds or fails. The settings are the whole instance's:
  * anything else the process does meanwhile (an ingest or a read in `afford

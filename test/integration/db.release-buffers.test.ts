@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseBuffers } from '../../src/db/buffers.js';
 import { rows, tempStore } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
 
 describe('releaseBuffers', () => {
   let ctx: Awaited<ReturnType<typeof tempStore>>;
@@ -21,5 +22,12 @@ describe('releaseBuffers', () => {
     expect(await rows(ctx.store, "SELECT current_setting('memory_limit') AS m")).toEqual([{ m: '183.1 MiB' }]);
     // Nothing is lost: what was evicted is read back.
     expect(await rows(ctx.store, 'SELECT count(DISTINCT s)::INTEGER AS n FROM filler')).toEqual([{ n: 3000000 }]);
+  });
+
+  it('lets no write run at the lower limit: one queued behind it, as a Kafka batch at the end of a job, gets the limit given back', async () => {
+    const releasing = releaseBuffers(ctx.store, '192MB');
+    const seen = ctx.store.write((conn) => rowsAs(conn, "SELECT current_setting('memory_limit') AS m"));
+    await releasing;
+    expect(await seen).toEqual([{ m: '183.1 MiB' }]);
   });
 });
