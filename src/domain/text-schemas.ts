@@ -11,3 +11,24 @@ export function boundedText(max: number): z.ZodString {
 export const idText = boundedText(LIMITS.id).min(1, 'is required');
 export const freeText = boundedText(LIMITS.text);
 export const codeText = boundedText(LIMITS.code);
+
+/**
+ * Whether every text in a JSON value, its keys included, has no unpaired
+ * surrogate: for a value kept as JSON as it came, whose fields the schema
+ * does not name. Walked without recursion (its nesting is bounded anyway).
+ */
+export function wellFormedThroughout(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (LONE_SURROGATE.test(node)) return false;
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (LONE_SURROGATE.test(key)) return false;
+        stack.push(child);
+      }
+    }
+  }
+  return true;
+}

@@ -61,9 +61,12 @@ export class IngestionService {
     let position = 0;
     const items: RawItem[] = batches.flatMap((batch, i) =>
       batch.transactions.map((transaction, j) => ({
-        // Deterministic within the task: item [i].transactions[j] of task T is always event `http:T:i:j`.
+        // Deterministic within the task: item [i].transactions[j] of task T is always event `http:T:iiii:jjjj`. The
+        // numbers are written to four digits (a request holds at most 1,000 transactions), so that the ids sort as
+        // the items do: every event of a request has one occurred_at, and of two versions of one transaction in it,
+        // the later must win.
         raw: JSON.stringify({
-          event_id: `http:${taskId}:${i}:${j}`,
+          event_id: `http:${taskId}:${String(i).padStart(4, '0')}:${String(j).padStart(4, '0')}`,
           type: 'transaction.upserted',
           occurred_at: occurredAt,
           client_id: clientId,

@@ -100,6 +100,37 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
     expect(await transactionCount()).toBe(before);
   });
 
+  it('refuses more entries than transactions it may take before it looks at any of them', async () => {
+    const before = await transactionCount();
+    // 200,000 empty entries: each would have been an error of its own, all built before the answer was cut to a few.
+    const res = await post<Rejected>(Array.from({ length: 200_000 }, () => ({})));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      validationBody(OP, { body: 'must hold at most 1000 customers: each holds at least one transaction, and at most 1000 transactions are accepted in one request' }),
+    );
+    expect(await transactionCount()).toBe(before);
+  });
+
+  it('keeps the last of several versions of one transaction in a request, as if they had come one after another', async () => {
+    const versions = Array.from({ length: 12 }, (_, k) => transactionData('fp-versions-tx', { amount: `${k + 1}.00` }));
+    const res = await post<Accepted>([{ customer_id: 'fp-versions', transactions: versions }]);
+    expect(res.status).toBe(202);
+    expect(await rows(service.store, "SELECT amount FROM transactions WHERE customer_id = 'fp-versions'")).toEqual([{ amount: '12.00' }]);
+    expect(await rows(service.store, "SELECT total, transaction_count FROM monthly_category_totals WHERE customer_id = 'fp-versions'")).toEqual([
+      { total: '12.00', transaction_count: 1 },
+    ]);
+  });
+
+  it('refuses a merchant holding text that is not valid Unicode, as files and Kafka do, and stores none of the request', async () => {
+    const before = await transactionCount();
+    const odd = transactionData('odd-merchant');
+    const bad = { ...odd, enrichments: { ...odd.enrichments, merchant: { display_name: 'Shop', note: 'a\ud800b' } } };
+    const res = await post<Rejected>([{ customer_id: 'fp-merchant', transactions: [transactionData('fine'), bad] }]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ '[0].transactions[1].enrichments.merchant': 'must be valid Unicode text throughout' });
+    expect(await transactionCount()).toBe(before);
+  });
+
   it('refuses an invalid transaction with 400 naming the offending item and field, and stores none of the request', async () => {
     const before = await transactionCount();
     const bad = { ...transactionData('bad'), amount: { value: '-3.00', currency: 'GBP' } };
