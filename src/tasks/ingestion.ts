@@ -6,6 +6,7 @@ import { enqueueWebhook } from '../webhooks/outbox.js';
 import { ingestionSucceededMessage } from '../webhooks/payloads.js';
 import { TasksRepository, taskQueries, type Task } from './tasks.repository.js';
 import { affordError } from '../domain/errors.js';
+import { rawTooLong } from '../domain/events.js';
 
 /** docs/compatibility.md: at most 1,000 transactions in one request, over all customers. */
 export const MAX_INGEST_TRANSACTIONS = 1000;
@@ -23,6 +24,44 @@ export interface CustomerTransactions {
 /** How a request came: its body's content type, kept with the task (the reference's ingest_schema). */
 export interface IngestionRequest {
   contentType?: string;
+}
+
+/**
+ * The raw event of item [i].transactions[j] of a task: deterministic within
+ * the task, as event `http:T:iiii:jjjj`. The numbers are written to four
+ * digits (a request holds at most 1,000 transactions), so that the ids sort
+ * as the items do: every event of a request has one occurred_at, and of two
+ * versions of one transaction in it, the later must win.
+ */
+function rawEvent(taskId: string, occurredAt: string, clientId: string, batch: CustomerTransactions, i: number, j: number): string {
+  return JSON.stringify({
+    event_id: `http:${taskId}:${String(i).padStart(4, '0')}:${String(j).padStart(4, '0')}`,
+    type: 'transaction.upserted',
+    occurred_at: occurredAt,
+    client_id: clientId,
+    customer_id: batch.customer_id,
+    ...(batch.customer_secret !== undefined ? { customer_secret: batch.customer_secret } : {}),
+    data: batch.transactions[j],
+  });
+}
+
+/**
+ * Where a request's transactions would make events longer than any source
+ * may give (`[i, j]`: entry, then transaction), measured as the task writes
+ * them: its id and instant always have the same length. The API refuses
+ * such a request, as it refuses an invalid transaction, rather than let
+ * the event become a dead letter of a request it answered with success.
+ */
+export function overlongTransactions(clientId: string, batches: readonly CustomerTransactions[]): [number, number][] {
+  const over: [number, number][] = [];
+  const sameLengthId = randomUUID();
+  const sameLengthInstant = new Date().toISOString();
+  batches.forEach((batch, i) =>
+    batch.transactions.forEach((_, j) => {
+      if (rawTooLong(rawEvent(sameLengthId, sameLengthInstant, clientId, batch, i, j))) over.push([i, j]);
+    }),
+  );
+  return over;
 }
 
 export interface IngestionDeps {
@@ -60,20 +99,8 @@ export class IngestionService {
     const occurredAt = new Date().toISOString();
     let position = 0;
     const items: RawItem[] = batches.flatMap((batch, i) =>
-      batch.transactions.map((transaction, j) => ({
-        // Deterministic within the task: item [i].transactions[j] of task T is always event `http:T:iiii:jjjj`. The
-        // numbers are written to four digits (a request holds at most 1,000 transactions), so that the ids sort as
-        // the items do: every event of a request has one occurred_at, and of two versions of one transaction in it,
-        // the later must win.
-        raw: JSON.stringify({
-          event_id: `http:${taskId}:${String(i).padStart(4, '0')}:${String(j).padStart(4, '0')}`,
-          type: 'transaction.upserted',
-          occurred_at: occurredAt,
-          client_id: clientId,
-          customer_id: batch.customer_id,
-          ...(batch.customer_secret !== undefined ? { customer_secret: batch.customer_secret } : {}),
-          data: transaction,
-        }),
+      batch.transactions.map((_, j) => ({
+        raw: rawEvent(taskId, occurredAt, clientId, batch, i, j),
         ref: { source: 'http' as const, sourceRef: taskId, lineNumber: ++position },
       })),
     );

@@ -131,6 +131,21 @@ describe('first-party ingestion: POST /v2/ingest/transactions', () => {
     expect(await transactionCount()).toBe(before);
   });
 
+  it('refuses a transaction that would make an event over the size every source allows, and stores none of the request', async () => {
+    const before = await transactionCount();
+    const big = transactionData('big-merchant');
+    // A merchant's own fields pass as they come; 70 KB of them makes an event no file or Kafka message may be.
+    const overlong = { ...big, enrichments: { ...big.enrichments, merchant: { display_name: 'Shop', notes: 'n'.repeat(70_000) } } };
+    const res = await post<Rejected>([{ customer_id: 'fp-big-event', transactions: [transactionData('fine-2'), overlong] }]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ '[0].transactions[1]': 'makes an event longer than 65536 bytes' });
+    expect(await transactionCount()).toBe(before);
+    // Just under the limit, it goes in.
+    const under = { ...big, transaction_id: 'under-limit', enrichments: { ...big.enrichments, merchant: { display_name: 'Shop', notes: 'n'.repeat(60_000) } } };
+    expect((await post<Accepted>([{ customer_id: 'fp-big-event', transactions: [under] }])).status).toBe(202);
+    expect(await transactionCount()).toBe((before ?? 0) + 1);
+  });
+
   it('refuses an invalid transaction with 400 naming the offending item and field, and stores none of the request', async () => {
     const before = await transactionCount();
     const bad = { ...transactionData('bad'), amount: { value: '-3.00', currency: 'GBP' } };

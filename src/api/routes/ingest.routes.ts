@@ -1,4 +1,5 @@
-import type { IngestionService } from '../../tasks/ingestion.js';
+import { overlongTransactions, type IngestionService } from '../../tasks/ingestion.js';
+import { LIMITS } from '../../domain/event-limits.js';
 import type { Task } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
 import { envelope } from '../envelope.js';
@@ -71,8 +72,14 @@ export function ingestRoutes(router: Router, ingestion: IngestionService, foreig
     successStatus: 202,
     handler: async ({ body, auth, request }) => {
       await refuseForeign(body, foreign);
+      const clientId = requireClient(auth).clientId;
+      // As any source refuses an event over the size limit: refused here, not made a dead letter of a request answered 202.
+      const overlong = overlongTransactions(clientId, body);
+      if (overlong.length > 0) {
+        throw validationError(Object.fromEntries(overlong.map(([i, j]) => [`[${i}].transactions[${j}]`, `makes an event longer than ${LIMITS.rawBytes} bytes`])));
+      }
       const contentType = knownSchema(request.headers['content-type']?.split(';')[0]?.trim().toLowerCase());
-      const task = await ingestion.submit(requireClient(auth).clientId, body, { contentType });
+      const task = await ingestion.submit(clientId, body, { contentType });
       // The request has waited for its one transaction, so the status is already final: no wait before reading it.
       return envelope(OP_INGEST_TRANSACTIONS_POST, { task_id: task.taskId, status: task.status }, { task_id: task.taskId, next_url: statusUrl(task.taskId), next_url_delay: 0 });
     },
