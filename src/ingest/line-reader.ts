@@ -89,12 +89,16 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
   let held = 0;
   let overLong = false;
   let lineNumber = 0;
-  let first = true;
+  // The input's first bytes, held until there are three to compare with a byte order mark: a pipe may give
+  // them a byte or two at a time. Undefined once the start is settled.
+  let lead: Buffer | undefined = Buffer.alloc(0);
 
   // The line that ends at `end` of `chunk`, which began at `start` of it or in the parts held from the chunks before.
   const finish = (out: InputLine[], chunk: Buffer, start: number, end: number): void => {
     lineNumber++;
-    if (held > 0 || overLong) {
+    // An input of fewer bytes than a byte order mark, each as one would begin: a line of its own.
+  if (lead !== undefined && lead.length > 0) hold(lead);
+  if (held > 0 || overLong) {
       hold(chunk.subarray(start, end));
       chunk = Buffer.concat(parts, held);
       start = 0;
@@ -126,9 +130,14 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
 
   for await (const chunk of input) {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (first) {
-      first = false;
-      if (buf.subarray(0, 3).equals(BOM)) buf = buf.subarray(3);
+    if (lead !== undefined) {
+      if (lead.length > 0) buf = Buffer.concat([lead, buf]);
+      if (buf.length < BOM.length && buf.equals(BOM.subarray(0, buf.length))) {
+        lead = Buffer.from(buf);
+        continue;
+      }
+      lead = undefined;
+      if (buf.subarray(0, BOM.length).equals(BOM)) buf = buf.subarray(BOM.length);
     }
     const out: InputLine[] = [];
     let start = 0;
@@ -140,6 +149,8 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
     if (start < buf.length) hold(Buffer.from(buf.subarray(start)));
     if (out.length > 0) yield out;
   }
+  // An input of fewer bytes than a byte order mark, each as one would begin: a line of its own.
+  if (lead !== undefined && lead.length > 0) hold(lead);
   if (held > 0 || overLong) {
     const out: InputLine[] = [];
     finish(out, Buffer.alloc(0), 0, 0);

@@ -47,6 +47,18 @@ describe('readLines', () => {
     ]);
   });
 
+  it('skips a byte order mark that comes a byte at a time, and keeps an input that only begins like one', async () => {
+    const lines = await collect([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.concat([Buffer.from([0xbf]), Buffer.from('a\nb\n')])]);
+    expect(lines).toEqual([
+      { lineNumber: 1, raw: 'a' },
+      { lineNumber: 2, raw: 'b' },
+    ]);
+    const [alone] = await collect([Buffer.from([0xef]), Buffer.from([0xbb])]);
+    expect(alone?.lineNumber).toBe(1);
+    expect(alone?.refused).toBeDefined();
+    expect(await collect([Buffer.from([0xef]), Buffer.from('x\n')])).toEqual([expect.objectContaining({ lineNumber: 1, refused: expect.any(String) })]);
+  });
+
   it('keeps each line as its bytes, decoded only when its text is read, whichever is read first', async () => {
     const lines: { bytes: Uint8Array | null; raw: string; refused: string | undefined }[] = [];
     for await (const chunk of readLines((async function* () {
