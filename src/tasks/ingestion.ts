@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IngestPipeline } from '../ingest/pipeline.js';
-import type { RawItem } from '../ingest/types.js';
+import type { DeadLetterRecord, RawItem } from '../ingest/types.js';
+import { redactDeadLetter } from '../domain/redact.js';
 import type { Logger } from '../logger.js';
 import { enqueueWebhook } from '../webhooks/outbox.js';
 import { ingestionSucceededMessage } from '../webhooks/payloads.js';
@@ -64,6 +65,32 @@ export function overlongTransactions(clientId: string, batches: readonly Custome
   return over;
 }
 
+/**
+ * A task's result, and a customer's, when an event of the request was valid
+ * in shape yet not written (a customer's secret that does not match, the
+ * store's refusal): the reference's code for data that could not be taken.
+ */
+export const REJECTED_RESULT = 'data_mapping_error';
+
+/**
+ * The request's events that became dead letters, by the customer's entry:
+ * `transactions[j]` and why, as a failed sub-task of the reference names
+ * each error. The reason is kept as a dead letter keeps it, without a
+ * secret it may quote.
+ */
+function rejectedByCustomer(letters: readonly DeadLetterRecord[], places: readonly (readonly [number, number])[]): Map<number, Record<string, string>> {
+  const errors = new Map<number, Record<string, string>>();
+  for (const letter of letters) {
+    const place = places[(letter.ref.lineNumber ?? 0) - 1];
+    if (!place) continue;
+    const [i, j] = place;
+    const forCustomer = errors.get(i) ?? {};
+    forCustomer[`transactions[${j}]`] = redactDeadLetter(letter.raw, letter.reason).reason;
+    errors.set(i, forCustomer);
+  }
+  return errors;
+}
+
 export interface IngestionDeps {
   pipeline: IngestPipeline;
   logger: Logger;
@@ -104,15 +131,21 @@ export class IngestionService {
         ref: { source: 'http' as const, sourceRef: taskId, lineNumber: ++position },
       })),
     );
+    // Where each item lies in the request, by its position: entry, then transaction.
+    const places = batches.flatMap((batch, i) => batch.transactions.map((_, j) => [i, j] as const));
     const result = await this.deps.pipeline.ingest(items, async (conn, r) => {
+      const errors = rejectedByCustomer(r.deadLetters, places);
+      const failed = errors.size > 0;
+      // As the reference reports a task: failed when every customer's part failed, partly completed when some did.
+      const status = !failed ? 'Completed' : errors.size === batches.length ? 'Failed' : 'PartialCompleted';
       await taskQueries.insert(conn, {
         taskId,
         taskType: 'ingestion',
         clientId,
         customerId: null,
         provider: null,
-        status: 'Completed',
-        result: 'success',
+        status,
+        result: failed ? REJECTED_RESULT : 'success',
         step: 1,
         hasNewTransactions: null,
         detail: {
@@ -122,7 +155,7 @@ export class IngestionService {
           updated: r.updated,
           unchanged: r.skipped,
           rejected: r.deadLetters.length,
-          customer_ids: batches.map((b) => ({ [b.customer_key ?? 'customer_id']: b.customer_id })),
+          customer_ids: batches.map((b, i) => ({ [b.customer_key ?? 'customer_id']: b.customer_id, ...(errors.has(i) ? { error: errors.get(i) } : {}) })),
           ...(request.contentType !== undefined ? { content_type: request.contentType } : {}),
         },
       });

@@ -7,7 +7,8 @@ import type { Store } from '../db/store.js';
 import { dbTime } from '../domain/timestamps.js';
 
 export type TaskType = 'refresh' | 'ingestion';
-export type TaskStatus = 'Pending' | 'Completed' | 'Failed';
+/** PartialCompleted: an ingestion some of whose customers' events were written and some not (the reference's overall status). */
+export type TaskStatus = 'Pending' | 'Completed' | 'PartialCompleted' | 'Failed';
 
 export interface Task {
   taskId: string;

@@ -79,9 +79,11 @@ const transactionsMetadata = z.object({
 });
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID');
+// A failed part names each error by field, as the reference's example of a failed task shows.
+const subTaskError = z.record(z.string(), z.string()).optional();
 const ingestSubTask = z.union([
-  z.object({ customer_id: z.string(), customer_idempotent_identifier: z.undefined().optional(), status: taskStatus, result: z.string().optional() }),
-  z.object({ customer_idempotent_identifier: z.string(), customer_id: z.undefined().optional(), status: taskStatus, result: z.string().optional() }),
+  z.object({ customer_id: z.string(), customer_idempotent_identifier: z.undefined().optional(), status: taskStatus, result: z.string().optional(), error: subTaskError }),
+  z.object({ customer_idempotent_identifier: z.string(), customer_id: z.undefined().optional(), status: taskStatus, result: z.string().optional(), error: subTaskError }),
 ]);
 
 const links = z.object({ transactions: z.string() });

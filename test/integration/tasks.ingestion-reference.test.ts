@@ -114,6 +114,38 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     expect(status.body.metadata.ingest_schema).toBe(V2);
   });
 
+  it('reports the customers whose events were not written: their part failed with the reason of each, the task partly completed or failed', async () => {
+    // A customer with a secret, then a request that gives it another: valid in shape, yet not written.
+    expect((await send([{ customer_id: 'ref-secret', customer_secret: 'the-first-secret', transactions: [transactionData('s-1')] }], V2)).status).toBe(202);
+    const mixed = await send(
+      [
+        { customer_id: 'ref-fine', transactions: [transactionData('f-1')] },
+        { customer_id: 'ref-secret', customer_secret: 'another-secret', transactions: [transactionData('s-2'), transactionData('s-3')] },
+      ],
+      V2,
+    );
+    expect(mixed.status).toBe(202);
+    const taskOf = (res: { body: Record<string, unknown> }) => String((res.body['metadata'] as { task_id: string }).task_id);
+    expect((mixed.body['data'] as { status: string }).status).toBe('PartialCompleted');
+    const status = await service.call('GET', `/ingestion/v3/tasks/${taskOf(mixed)}`, { headers: await service.auth(CLIENT) });
+    const mismatch = "customer_secret: does not match the customer's secret";
+    expect(expectReferenceShape(REFERENCE.ingestStatus, status.body)).toEqual({
+      operation_id: 'v3_ingest_status_get',
+      data: [
+        { customer_id: 'ref-fine', status: 'Completed', result: 'success' },
+        { customer_id: 'ref-secret', status: 'Failed', result: 'data_mapping_error', error: { 'transactions[0]': mismatch, 'transactions[1]': mismatch } },
+      ],
+      metadata: { task_id: taskOf(mixed), status: 'PartialCompleted', result: 'data_mapping_error', ingest_route: OP, ingest_schema: V2 },
+    });
+    expect(await stored('ref-fine')).toHaveLength(1);
+    expect((await stored('ref-secret')).map((r) => r['transaction_id'])).toEqual(['s-1']);
+    // Every customer's part failed: the task failed.
+    const failed = await send([{ customer_id: 'ref-secret', customer_secret: 'another-secret', transactions: [transactionData('s-4')] }], V2);
+    expect((failed.body['data'] as { status: string }).status).toBe('Failed');
+    const failedStatus = await service.call<{ metadata: { status: string; result: string } }>('GET', `/ingestion/v3/tasks/${taskOf(failed)}`, { headers: await service.auth(CLIENT) });
+    expect(failedStatus.body.metadata).toMatchObject({ status: 'Failed', result: 'data_mapping_error' });
+  });
+
   it('names v3 faults by the v3 fields, every one at once, and stores nothing of the request', async () => {
     const res = await send(
       [

@@ -1,4 +1,4 @@
-import { overlongTransactions, type IngestionService } from '../../tasks/ingestion.js';
+import { overlongTransactions, REJECTED_RESULT, type IngestionService } from '../../tasks/ingestion.js';
 import { LIMITS } from '../../domain/event-limits.js';
 import type { Task } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
@@ -22,16 +22,28 @@ import {
 const TAG = 'First-party ingestion';
 const statusUrl = (taskId: string): string => `/ingestion/v3/tasks/${encodeURIComponent(taskId)}`;
 
-type SubTask = { customer_id: string } | { customer_idempotent_identifier: string };
+type SubTask = ({ customer_id: string } | { customer_idempotent_identifier: string }) & { error?: Record<string, string> };
 
-/** One entry per customer of the request, named as the request named it. */
+/** One entry per customer of the request, named as the request named it, with the events of it that were not written. */
 function subTasks(task: Task): SubTask[] {
   const ids = Array.isArray(task.detail['customer_ids']) ? (task.detail['customer_ids'] as unknown[]) : [];
   return ids.flatMap((entry): SubTask[] => {
     const e = entry as Record<string, unknown>;
-    if (typeof e['customer_idempotent_identifier'] === 'string') return [{ customer_idempotent_identifier: e['customer_idempotent_identifier'] }];
-    return typeof e['customer_id'] === 'string' ? [{ customer_id: e['customer_id'] }] : [];
+    const error = e['error'] !== null && typeof e['error'] === 'object' ? { error: e['error'] as Record<string, string> } : {};
+    if (typeof e['customer_idempotent_identifier'] === 'string') return [{ customer_idempotent_identifier: e['customer_idempotent_identifier'], ...error }];
+    return typeof e['customer_id'] === 'string' ? [{ customer_id: e['customer_id'], ...error }] : [];
   });
+}
+
+/**
+ * A customer's part of a finished task: failed, with the reason of each of
+ * its transactions not written, or completed; the task fails when any
+ * customer's part does, and says so for the customers whose part did not.
+ */
+function subTaskStatus(task: Task, sub: SubTask): { status: 'Pending' | 'Completed' | 'Failed'; result?: string; error?: Record<string, string> } {
+  if (sub.error) return { status: 'Failed', result: REJECTED_RESULT, error: sub.error };
+  if (task.status === 'Pending') return { status: 'Pending' };
+  return { status: 'Completed', result: 'success' };
 }
 
 const knownSchema = (value: unknown) => (INGEST_CONTENT_TYPES as readonly unknown[]).includes(value) ? (value as (typeof INGEST_CONTENT_TYPES)[number]) : undefined;
@@ -101,7 +113,7 @@ export function ingestRoutes(router: Router, ingestion: IngestionService, foreig
       const schema = knownSchema(task.detail['content_type']);
       return envelope(
         OP_INGEST_STATUS_GET,
-        subTasks(task).map((s) => ({ ...s, status: task.status, ...(result !== undefined ? { result } : {}) })),
+        subTasks(task).map((s) => ({ ...s, ...subTaskStatus(task, s) })),
         {
           task_id: task.taskId,
           status: task.status,

@@ -13,6 +13,9 @@ const NEXT_URL_DELAY_SECONDS = 2;
 
 const nextUrl = (taskId: string): string => `/v1/open-banking/refresh/${encodeURIComponent(taskId)}`;
 
+/** A refresh is done or not, whole: only an ingestion is ever partly completed. */
+const refreshStatus = (status: Task['status']): 'Pending' | 'Completed' | 'Failed' => (status === 'PartialCompleted' ? 'Failed' : status);
+
 /**
  * A task as the reference has it: `result` and `has_new_transactions` are left
  * out until they are known (the reference's types allow no null there).
@@ -23,13 +26,13 @@ function taskView(task: Task) {
     {
       task_id: task.taskId,
       provider: task.provider ?? '',
-      status: task.status,
+      status: refreshStatus(task.status),
       ...(task.result === null ? {} : { result: task.result }),
       reconnect_required: task.reconnectRequired,
       step: task.step,
       text: REFRESH_STEPS[task.step] ?? '',
     },
-    { ...(task.hasNewTransactions === null ? {} : { has_new_transactions: task.hasNewTransactions }), status: task.status },
+    { ...(task.hasNewTransactions === null ? {} : { has_new_transactions: task.hasNewTransactions }), status: refreshStatus(task.status) },
   );
 }
 
@@ -50,7 +53,7 @@ export function refreshRoutes(router: Router, refresh: RefreshService): void {
       return envelope(
         OP_REFRESH_POST,
         { task_id: task.taskId, provider: task.provider ?? body.provider },
-        { status: task.status, next_url: nextUrl(task.taskId), next_url_delay: NEXT_URL_DELAY_SECONDS },
+        { status: refreshStatus(task.status), next_url: nextUrl(task.taskId), next_url_delay: NEXT_URL_DELAY_SECONDS },
       );
     },
   });

@@ -112,19 +112,23 @@ export const ingestTransactionsBody = bodyOf(nativeTransaction);
 export const ingestTransactionsV3Body = bodyOf(v3Transaction);
 
 const taskStatus = z.enum(['Pending', 'Completed', 'Failed']);
+/** A whole task's status: PartialCompleted when some customers' parts failed and some did not. */
+const overallStatus = z.enum(['Pending', 'Completed', 'PartialCompleted', 'Failed']);
 
 export const ingestTransactionsResponse = envelopeOf(
   OP_INGEST_TRANSACTIONS_POST,
-  z.object({ task_id: z.string(), status: taskStatus }),
+  z.object({ task_id: z.string(), status: overallStatus }),
   /** As the reference: the task id, and where and when (milliseconds) to read its status. */
   z.object({ task_id: z.string(), next_url: z.string(), next_url_delay: z.number().int().nonnegative() }),
 );
 
 export const ingestTaskParams = z.object({ task_id: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') });
 
+/** A customer's part of the task; a failed one names each of its transactions not written, and why (`transactions[j]`). */
+const subTaskError = z.record(z.string(), z.string()).optional();
 const subTask = z.union([
-  z.object({ customer_id: z.string(), status: taskStatus, result: z.string().optional() }),
-  z.object({ customer_idempotent_identifier: z.string(), status: taskStatus, result: z.string().optional() }),
+  z.object({ customer_id: z.string(), status: taskStatus, result: z.string().optional(), error: subTaskError }),
+  z.object({ customer_idempotent_identifier: z.string(), status: taskStatus, result: z.string().optional(), error: subTaskError }),
 ]);
 
 export const ingestStatusResponse = envelopeOf(
@@ -132,7 +136,7 @@ export const ingestStatusResponse = envelopeOf(
   z.array(subTask),
   z.object({
     task_id: z.string(),
-    status: taskStatus,
+    status: overallStatus,
     result: z.string().optional(),
     ingest_route: z.literal(OP_INGEST_TRANSACTIONS_POST),
     ingest_schema: z.enum(INGEST_CONTENT_TYPES).optional(),
