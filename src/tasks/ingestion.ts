@@ -136,8 +136,8 @@ export class IngestionService {
     const result = await this.deps.pipeline.ingest(items, async (conn, r) => {
       const errors = rejectedByCustomer(r.deadLetters, places);
       const failed = errors.size > 0;
-      // As the reference reports a task: failed when every customer's part failed, partly completed when some did.
-      const status = !failed ? 'Completed' : errors.size === batches.length ? 'Failed' : 'PartialCompleted';
+      // As the reference reports a task: failed when none of its events was written, partly completed when some were.
+      const status = !failed ? 'Completed' : r.deadLetters.length >= items.length ? 'Failed' : 'PartialCompleted';
       await taskQueries.insert(conn, {
         taskId,
         taskType: 'ingestion',

@@ -237,7 +237,8 @@ describe('the Kafka batch writer', () => {
     const slow = lines.filter((l) => l.msg === 'a Kafka transaction is taking long');
     expect(slow.length).toBeGreaterThanOrEqual(2);
     expect(slow[0]).toMatchObject({ level: 40, rows: 2, offsets: { [`${TOPIC}#2`]: '40..42' }, step: 'publishing 1 dead letter to the DLQ' });
-    expect(slow[0]?.ms).toBeGreaterThanOrEqual(100);
+    // Not before the threshold (libuv's timers count whole milliseconds from the loop's cached time: one may land a millisecond short).
+    expect(slow[0]?.ms).toBeGreaterThanOrEqual(99);
     // Repeated while it lasts, each later than the one before.
     expect((slow[1]?.ms ?? 0) > (slow[0]?.ms ?? 0)).toBe(true);
     // The committed line comes after them, and nothing is said once it has committed.

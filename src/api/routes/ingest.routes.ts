@@ -37,8 +37,8 @@ function subTasks(task: Task): SubTask[] {
 
 /**
  * A customer's part of a finished task: failed, with the reason of each of
- * its transactions not written, or completed; the task fails when any
- * customer's part does, and says so for the customers whose part did not.
+ * its transactions not written, or completed. The task as a whole is
+ * partly completed when some of its events were written and some not.
  */
 function subTaskStatus(task: Task, sub: SubTask): { status: 'Pending' | 'Completed' | 'Failed'; result?: string; error?: Record<string, string> } {
   if (sub.error) return { status: 'Failed', result: REJECTED_RESULT, error: sub.error };
