@@ -114,6 +114,8 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
   const deleted = fastFound?.tallied === true && fastFound.customers.some((c) => tombstones.has(customerKey(c.client_id, c.customer_id)));
   const fast = deleted && fastFound ? { ...fastFound, customers: await fastCustomers(conn), tallied: false } : fastFound;
   const dead: { seq: number; letter: DeadLetterRecord }[] = [];
+  // How many of `dead` are in the table already (those before a customer's deletion; see below).
+  let deadWritten = 0;
   const touched = new Map<string, { clientId: string; customerId: string }>();
   const kinds = new Set(events.map(stageKindOf).filter((k) => k !== undefined));
   let stager = await Stager.open(conn, kinds);
@@ -198,6 +200,10 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
       } else {
         await flush();
         stager = await Stager.open(conn, kinds);
+        // What came before the deletion in the batch is stored before it, as if it had come in a batch before: its
+        // dead letters too (written at the end, they outlived it), and its payment notices do not go out.
+        deadWritten = await writeDeadLetters(conn, dead, deadWritten);
+        result.payments = result.payments.filter((p) => p.clientId !== e.client_id || p.customerId !== e.customer_id);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         result.changedRows += await runScriptCountingChanges(conn, 'queries/delete-customer', params);
         known.delete(key);
@@ -226,17 +232,27 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     const skip = (type: EventType): void => tally(result, type, 0, 1);
     fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, skip, reason: SECRET_MISMATCH });
   }
-  // In the order of the batch, as the events were read.
+  // Dead letters go in with the last segment, so that the stage is cleared once (those before a deletion went in then).
+  const rest = dead.slice(deadWritten).sort((a, b) => a.seq - b.seq).map((d) => d.letter);
+  await stageDeadLetters(conn, rest);
+  if (rest.length > 0) await runScript(conn, 'queries/ingest/apply-dead-letters');
+  // In the order of the batch, as the events were read: every one, for the source (a Kafka batch's DLQ) and the counts.
   result.deadLetters = dead.sort((a, b) => a.seq - b.seq).map((d) => d.letter);
-  // Dead letters go in with the last segment, so that the stage is cleared once.
-  await stageDeadLetters(conn, result.deadLetters);
-  if (result.deadLetters.length > 0) await runScript(conn, 'queries/ingest/apply-dead-letters');
   await flush();
   result.touchedCustomers = [...touched.values()];
   return result;
 }
 
 const SECRET_MISMATCH = "customer_secret: does not match the customer's secret";
+
+/** Writes the dead letters from `from` on (found so far, in the batch's order) and empties their stage; returns how many are written. */
+async function writeDeadLetters(conn: DuckDBConnection, dead: readonly { seq: number; letter: DeadLetterRecord }[], from: number): Promise<number> {
+  if (dead.length === from) return from;
+  await stageDeadLetters(conn, dead.slice(from).map((d) => d.letter));
+  await runScript(conn, 'queries/ingest/apply-dead-letters');
+  await clearStage(conn, new Set(['stage_dead_letters']));
+  return dead.length;
+}
 
 const stageKindOf = (e: IngestEvent): StageKind | undefined =>
   e.type === 'account.upserted' ? 'account' : e.type === 'application.upserted' ? 'application' : e.type.startsWith('transaction.') ? 'transaction' : undefined;
