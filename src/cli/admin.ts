@@ -60,21 +60,28 @@ export function startAdminServer(
     }
   };
 
+  const sockets = new Set<net.Socket>();
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // A client gone before its answer (a command stopped with Ctrl-C) is no fault of the service's: without a
+    // listener, writing the answer to it was an uncaught error that ended the whole service.
+    socket.on('error', (err) => deps.logger.warn({ err }, 'an admin client went away before its answer'));
+    const answer = (response: AdminResponse): void => {
+      if (!socket.destroyed) socket.end(JSON.stringify(response));
+    };
     let body = '';
     socket.on('data', (d) => (body += d.toString()));
     socket.on('end', () => {
-      let request: AdminRequest;
-      try {
-        request = JSON.parse(body) as AdminRequest;
-      } catch {
-        socket.end(JSON.stringify({ output: '', error: 'bad admin request', exitCode: 2 }));
+      const request = adminRequestOf(body);
+      if (!request) {
+        answer({ output: '', error: 'bad admin request', exitCode: 2 });
         return;
       }
       deps.logger.info({ command: request.argv.slice(0, 2).join(' ') }, 'admin command');
       const next = queue.then(() => run(request));
       queue = next.catch(() => undefined);
-      void next.then((response) => socket.end(JSON.stringify(response)));
+      void next.then(answer);
     });
   });
   server.listen(socketPath);
@@ -82,9 +89,21 @@ export function startAdminServer(
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
+        // A client still connected (idle, or waiting for a command cut short) would hold the close, and the stop.
+        for (const socket of sockets) socket.destroy();
         if (existsSync(socketPath)) rmSync(socketPath);
       }),
   };
+}
+
+/** The request a client sent, or undefined when it is not one: JSON with `argv`, a list of texts. */
+function adminRequestOf(body: string): AdminRequest | undefined {
+  try {
+    const request = JSON.parse(body) as Partial<AdminRequest> | null;
+    return request && Array.isArray(request.argv) && request.argv.every((a) => typeof a === 'string') ? (request as AdminRequest) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** File arguments are resolved here, since the service runs in another folder. */

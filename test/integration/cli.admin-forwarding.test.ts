@@ -1,7 +1,9 @@
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afford as runAfford, useServe } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/store.js';
+import { adminSocketPath } from '../../src/cli/admin.js';
 
 const service = useServe('afford-admin-');
 const afford = (args: string[], extraEnv: Record<string, string> = {}) => runAfford(args, { ...service.env, ...extraEnv });
@@ -24,7 +26,35 @@ describe('CLI commands while afford serve holds the database', () => {
     expect(result.stderr).toMatch(/cannot run while afford serve holds the database/);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('outlives admin clients that go away before their answer, or send something that is not a request', async () => {
+    const socketPath = adminSocketPath(service.env.AFFORD_DB as string);
+    const client = async (send: (socket: net.Socket) => void): Promise<string> =>
+      new Promise((resolve) => {
+        let answer = '';
+        const socket = net.createConnection(socketPath, () => send(socket));
+        socket.on('data', (d) => (answer += d.toString()));
+        socket.on('error', () => resolve(answer));
+        socket.on('close', () => resolve(answer));
+      });
+    // A command whose client is gone before the service answers (a CLI stopped with Ctrl-C).
+    await client((s) => {
+      s.end(JSON.stringify({ argv: ['jobs', 'run', 'rebuild-monthly-totals'] }));
+      s.destroy();
+    });
+    // Text that is not a request, and JSON that is not one either.
+    expect(JSON.parse(await client((s) => s.end('not json')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
+    expect(JSON.parse(await client((s) => s.end('{}')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
+    expect(JSON.parse(await client((s) => s.end('{"argv":[1,2]}')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
+    // The rebuild above finishes in the service, which is still there for the next command.
+    const after = await afford(['jobs', 'run', 'rebuild-monthly-totals']);
+    expect(after.code, after.stderr).toBe(0);
+  });
+
+  it('stops cleanly on SIGTERM, even with an admin client connected and saying nothing', async () => {
+    const idle = net.createConnection(adminSocketPath(service.env.AFFORD_DB as string));
+    idle.on('error', () => undefined);
+    await new Promise((resolve) => idle.once('connect', resolve));
     expect(await service.serve.stop()).toBe(0);
+    idle.destroy();
   });
 });
