@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Job, JobContext } from './job.js';
 import { runJob } from './runner.js';
+import { queryFile } from '../src/db/script.js';
 
 /**
  * Starts node-cron: the 'nightly' jobs run one after another at the nightly
@@ -12,20 +13,45 @@ export function startScheduler(jobs: readonly Job[], ctx: JobContext): { stop: (
   const nightly = jobs.filter((j) => j.schedule === 'nightly');
   const own = jobs.filter((j) => j.schedule !== 'nightly');
   const opts = { timezone: 'UTC', noOverlap: true };
+  let stopping = false;
+  // The runs going now: a stop waits for them (node-cron's own stop only clears its timers), and the store closes
+  // after them, not under them.
+  const running = new Set<Promise<unknown>>();
+  const track = (run: () => Promise<unknown>) => async (): Promise<void> => {
+    const going = run().catch((err: unknown) => ctx.logger.error({ err }, 'a scheduled job could not run'));
+    running.add(going);
+    await going.finally(() => running.delete(going));
+  };
   if (nightly.length) {
     tasks.push(
-      cron.schedule(ctx.config.AFFORD_NIGHTLY_CRON, async () => {
-        for (const job of nightly) await runJob(job, ctx, 'schedule');
-      }, { ...opts, name: 'nightly' }),
+      cron.schedule(ctx.config.AFFORD_NIGHTLY_CRON, track(async () => {
+        // A stop between two jobs of the batch starts no more of them.
+        for (const job of nightly) if (!stopping) await runJob(job, ctx, 'schedule');
+      }), { ...opts, name: 'nightly' }),
     );
   }
   for (const job of own) {
-    tasks.push(cron.schedule(job.schedule, async () => void (await runJob(job, ctx, 'schedule')), { ...opts, name: job.name }));
+    tasks.push(cron.schedule(job.schedule, track(() => runJob(job, ctx, 'schedule')), { ...opts, name: job.name }));
   }
   ctx.logger.info({ nightly: ctx.config.AFFORD_NIGHTLY_CRON, jobs: jobs.map((j) => `${j.name} (${j.schedule})`) }, 'scheduler started');
   return {
     stop: async () => {
+      stopping = true;
       for (const t of tasks) await t.stop();
+      if (running.size > 0) ctx.logger.info({ jobs: running.size }, 'waiting for the job in hand to finish before stopping');
+      await Promise.all(running);
     },
   };
+}
+
+/**
+ * Records as failed the runs that a stopped or killed process left
+ * 'running', for `afford jobs list` and the next engineer's eyes: called as
+ * the service starts, when none of them can still be going.
+ */
+export async function recordInterruptedRuns(ctx: Pick<JobContext, 'store' | 'logger'>): Promise<number> {
+  const detail = JSON.stringify({ message: 'the process stopped before the run finished' });
+  const rows = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-interrupted-runs', { detail }, { run_id: 'text' }));
+  if (rows.length > 0) ctx.logger.warn({ runs: rows.map((r) => r.run_id) }, 'job runs a stopped process left unfinished are recorded as failed');
+  return rows.length;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JOBS } from '../../jobs/registry.js';
-import { startScheduler } from '../../jobs/scheduler.js';
+import { recordInterruptedRuns, startScheduler } from '../../jobs/scheduler.js';
 import { buildServer } from '../api/server.js';
 import { storeOptions, type Config } from '../config.js';
 import { Store } from '../db/store.js';
@@ -47,7 +47,9 @@ export async function startService(config: Config, logger: Logger, options: Star
   // Before the pipeline, whose hooks wake it after every batch that enqueued a webhook.
   const delivery = await startDelivery(store, config, logger);
   const pipeline = buildPipeline(store, logger, delivery.wake);
-  const scheduler = startScheduler(JOBS, { store, config, logger: logger.child({ component: 'jobs' }) });
+  const jobsLogger = logger.child({ component: 'jobs' });
+  await recordInterruptedRuns({ store, logger: jobsLogger });
+  const scheduler = startScheduler(JOBS, { store, config, logger: jobsLogger });
   const metrics = new IngestMetrics();
   // Every source counts: Kafka, HTTP ingest, and files ingested through the service.
   metrics.watch(store);

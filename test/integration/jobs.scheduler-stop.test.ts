@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../../jobs/job.js';
+import { recordInterruptedRuns, startScheduler } from '../../jobs/scheduler.js';
+import { loadConfig } from '../../src/config.js';
+import { rows, silentLogger, tempStore } from '../helpers/store.js';
+
+describe('the scheduler, as the service stops', () => {
+  it('finishes the job in hand before it stops, so that the store is closed after it, and records its run', async () => {
+    const ctx = await tempStore();
+    try {
+      let release: (() => void) | undefined;
+      const started = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const steps: string[] = [];
+      const slow: Job = {
+        name: 'slow-test-job',
+        description: 'a job that takes a while',
+        // Every second, node-cron's finest schedule.
+        schedule: '* * * * * *',
+        steps: [
+          {
+            name: 'wait-then-write',
+            run: async (job) => {
+              steps.push('started');
+              release?.();
+              await new Promise((resolve) => setTimeout(resolve, 600));
+              await job.store.write((conn) => conn.run('CREATE TABLE IF NOT EXISTS scheduler_probe AS SELECT 1 AS n'));
+              steps.push('wrote');
+              return {};
+            },
+          },
+        ],
+      };
+      const scheduler = startScheduler([slow], { store: ctx.store, config: loadConfig({}), logger: silentLogger });
+      await started;
+      await scheduler.stop();
+      // Stopped only once the step had written: closing the store now cuts nothing short.
+      expect(steps).toEqual(['started', 'wrote']);
+      expect(await rows(ctx.store, "SELECT status FROM job_runs WHERE job_name = 'slow-test-job'")).toEqual([{ status: 'succeeded' }]);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
+  it('records as failed, when the service starts, the runs a stopped process left running', async () => {
+    const ctx = await tempStore();
+    try {
+      await ctx.store.write((conn) => conn.run("INSERT INTO job_runs (job_name, trigger, status, started_at) VALUES ('cut-short', 'schedule', 'running', TIMESTAMP '2026-01-01 02:00:00')"));
+      expect(await recordInterruptedRuns({ store: ctx.store, logger: silentLogger })).toBe(1);
+      const [run] = await rows<{ status: string; message: string; finished: boolean }>(ctx.store,
+        "SELECT status, detail->>'$.message' AS message, finished_at IS NOT NULL AS finished FROM job_runs WHERE job_name = 'cut-short'");
+      expect(run).toEqual({ status: 'failed', message: 'the process stopped before the run finished', finished: true });
+      expect(await recordInterruptedRuns({ store: ctx.store, logger: silentLogger })).toBe(0);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});
