@@ -223,6 +223,8 @@ export class KafkaBatcher {
     this.backingOff = true;
     await this.sleep(delay);
     this.backingOff = false;
+    // Closed meanwhile: close dropped the queue, and the next start reads every partition again from the store.
+    if (this.closed) return;
     const from = this.drop();
     for (const { topic, partition, messages } of chunks) {
       const key = partitionKey(topic, partition);
@@ -251,6 +253,8 @@ export class KafkaBatcher {
 
   /** A pause that close(), or a full queue outside a backoff, cuts short. */
   private async sleep(ms: number): Promise<void> {
+    // A close that came before the sleep began (during a write that then failed) has nothing left to wake.
+    if (this.closed) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.wake = () => {

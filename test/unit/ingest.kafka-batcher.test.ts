@@ -116,4 +116,30 @@ describe('the Kafka batcher', () => {
     expect(transactions).toEqual([['0:0-0'], ['1:1-60', '2:61-90'], ['1:91-120', '3:121-170'], ['2:171-210']]);
     await batcher.close();
   });
+
+  it('closes at once when it is closed during a write that then fails, without waiting out the pause before reading again', async () => {
+    let fail: (() => void) | undefined;
+    const writing = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    let writes = 0;
+    const writer = {
+      write: async (chunks: readonly PartitionChunk[]): Promise<WriteOutcome> => {
+        writes += 1;
+        await writing;
+        return { committed: [], failed: [...chunks], error: new Error('the store is at fault') };
+      },
+    } as unknown as KafkaBatchWriter;
+    let dropped = 0;
+    const batcher = new KafkaBatcher(writer, { rows: 1, bytes: 1 << 20, waitMs: 0 }, new Map(), { committed: () => undefined, dropped: () => void dropped++ }, createLogger('silent'));
+    batcher.add(chunkAt(0, 3));
+    await until(() => writes === 1, () => 'the write never began', 2000, 5);
+    const closing = batcher.close();
+    fail?.();
+    await closing;
+    // The pause (half a second at first, up to half a minute) was not waited out, nor the partitions read again after it:
+    // the next start reads them from the store.
+    expect(dropped).toBe(0);
+    expect(writes).toBe(1);
+  });
 });
