@@ -101,14 +101,22 @@ function ownedBy(kafka: KafkaIngest, config: Config): (customerIds: readonly str
   return async (customerIds) => foreignCustomers(customerIds, config.AFFORD_SHARD, await kafka.partitionCount());
 }
 
-export function stopOnSignals(service: RunningService, logger: Logger): void {
+/**
+ * Stops the service on SIGTERM or SIGINT, then exits: 0 once it has
+ * stopped, 1 if stopping failed. A second signal while it stops waits for
+ * the same stop: called again, the service's stop returns at once, and the
+ * process exited in the middle of the first, its store not yet closed.
+ */
+export function stopOnSignals(service: Pick<RunningService, 'stop'>, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {
-    logger.info({ signal }, 'stopping');
-    service.stop().then(
-      () => process.exit(0),
+    logger.info({ signal }, stopping ? 'stopping already: waiting for it to end' : 'stopping');
+    if (stopping) return;
+    stopping = service.stop().then(
+      () => exit(0),
       (err: unknown) => {
         logger.error({ err }, 'stop failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };
