@@ -96,9 +96,7 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
   // The line that ends at `end` of `chunk`, which began at `start` of it or in the parts held from the chunks before.
   const finish = (out: InputLine[], chunk: Buffer, start: number, end: number): void => {
     lineNumber++;
-    // An input of fewer bytes than a byte order mark, each as one would begin: a line of its own.
-  if (lead !== undefined && lead.length > 0) hold(lead);
-  if (held > 0 || overLong) {
+    if (held > 0 || overLong) {
       hold(chunk.subarray(start, end));
       chunk = Buffer.concat(parts, held);
       start = 0;
