@@ -131,8 +131,7 @@ export class Store {
 
   /** Runs `fn` inside one transaction on the writer connection, after every earlier write. */
   write<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      if (this.closed) throw affordError('STORE_CLOSED');
+    return this.onWriter(async (): Promise<T> => {
       await this.reopenIfInvalidated();
       let result: T;
       try {
@@ -152,10 +151,7 @@ export class Store {
         throw this.noted(err);
       }
       return result;
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    });
   }
 
   /**
@@ -167,14 +163,21 @@ export class Store {
    * be (a job's settings set back as the service stops).
    */
   writeUntransacted<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      if (this.closed) throw affordError('STORE_CLOSED');
+    return this.onWriter(async (): Promise<T> => {
       await this.reopenIfInvalidated().catch(() => undefined);
       return fn(this.writer).catch((err: unknown) => {
         throw this.noted(err);
       });
+    });
+  }
+
+  /** Runs `run` on the writer queue, after every earlier write; once the store is closed, fails with STORE_CLOSED instead. */
+  private onWriter<T>(run: () => Promise<T>): Promise<T> {
+    const guarded = async (): Promise<T> => {
+      if (this.closed) throw affordError('STORE_CLOSED');
+      return run();
     };
-    const next = this.queue.then(run, run);
+    const next = this.queue.then(guarded, guarded);
     this.queue = next.catch(() => undefined);
     return next;
   }
