@@ -71,6 +71,7 @@ export class DeadLetterPublisher {
     const requests: { topic: string; messages: OutgoingMessage[] }[][] = [];
     let request = new Map<string, OutgoingMessage[]>();
     let bytes = 0;
+    const endRequest = (): void => void requests.push([...request].map(([topic, messages]) => ({ topic, messages })));
     for (const { topic, partition, message, reason } of letters) {
       const headers: Headers = {
         ...message.headers,
@@ -83,7 +84,7 @@ export class DeadLetterPublisher {
       if (value !== message.value) headers[DLQ_HEADERS.valueBytes] = String(message.value?.length);
       const size = (value?.length ?? 0) + (message.key?.length ?? 0) + headerBytes(headers);
       if (bytes > 0 && bytes + size > this.limits.requestBytes) {
-        requests.push([...request].map(([t, messages]) => ({ topic: t, messages })));
+        endRequest();
         request = new Map();
         bytes = 0;
       }
@@ -92,7 +93,7 @@ export class DeadLetterPublisher {
       request.set(dlqTopicFor(topic), list);
       bytes += size;
     }
-    requests.push([...request].map(([t, messages]) => ({ topic: t, messages })));
+    endRequest();
     const topics = [...new Set(letters.map((l) => dlqTopicFor(l.topic)))].join(', ');
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
