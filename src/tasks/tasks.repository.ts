@@ -9,6 +9,8 @@ import { dbTime } from '../domain/timestamps.js';
 export type TaskType = 'refresh' | 'ingestion';
 /** PartialCompleted: an ingestion some of whose customers' events were written and some not (the reference's overall status). */
 export type TaskStatus = 'Pending' | 'Completed' | 'PartialCompleted' | 'Failed';
+/** The status of what is done or not as a whole: a refresh, or one customer's part of an ingestion. */
+export type WholeStatus = Exclude<TaskStatus, 'PartialCompleted'>;
 
 export interface Task {
   taskId: string;

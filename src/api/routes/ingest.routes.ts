@@ -1,6 +1,6 @@
 import { overlongTransactions, REJECTED_RESULT, type IngestionService } from '../../tasks/ingestion.js';
 import { LIMITS } from '../../domain/event-limits.js';
-import type { Task } from '../../tasks/tasks.repository.js';
+import type { Task, WholeStatus } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
 import { envelope } from '../envelope.js';
 import { apiError, validationError } from '../errors.js';
@@ -40,7 +40,7 @@ function subTasks(task: Task): SubTask[] {
  * its transactions not written, or completed. The task as a whole is
  * partly completed when some of its events were written and some not.
  */
-function subTaskStatus(task: Task, sub: SubTask): { status: 'Pending' | 'Completed' | 'Failed'; result?: string; error?: Record<string, string> } {
+function subTaskStatus(task: Task, sub: SubTask): { status: WholeStatus; result?: string; error?: Record<string, string> } {
   if (sub.error) return { status: 'Failed', result: REJECTED_RESULT, error: sub.error };
   if (task.status === 'Pending') return { status: 'Pending' };
   return { status: 'Completed', result: 'success' };

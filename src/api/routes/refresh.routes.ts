@@ -1,6 +1,6 @@
 import type { RefreshService } from '../../tasks/refresh.js';
 import { REFRESH_STEPS } from '../../tasks/refresh.js';
-import type { Task } from '../../tasks/tasks.repository.js';
+import type { Task, WholeStatus } from '../../tasks/tasks.repository.js';
 import { requireCustomer } from '../auth/context.js';
 import { envelope } from '../envelope.js';
 import { apiError } from '../errors.js';
@@ -14,7 +14,7 @@ const NEXT_URL_DELAY_SECONDS = 2;
 const nextUrl = (taskId: string): string => `/v1/open-banking/refresh/${encodeURIComponent(taskId)}`;
 
 /** A refresh is done or not, whole: only an ingestion is ever partly completed. */
-const refreshStatus = (status: Task['status']): 'Pending' | 'Completed' | 'Failed' => (status === 'PartialCompleted' ? 'Failed' : status);
+const refreshStatus = (status: Task['status']): WholeStatus => (status === 'PartialCompleted' ? 'Failed' : status);
 
 /**
  * A task as the reference has it: `result` and `has_new_transactions` are left

@@ -112,7 +112,7 @@ export const ingestTransactionsBody = bodyOf(nativeTransaction);
 export const ingestTransactionsV3Body = bodyOf(v3Transaction);
 
 const taskStatus = z.enum(['Pending', 'Completed', 'Failed']);
-/** A whole task's status: PartialCompleted when some customers' parts failed and some did not. */
+/** A whole task's status: PartialCompleted when some of its events were written and some not. */
 const overallStatus = z.enum(['Pending', 'Completed', 'PartialCompleted', 'Failed']);
 
 export const ingestTransactionsResponse = envelopeOf(
