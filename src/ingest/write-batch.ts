@@ -53,6 +53,12 @@ const CUSTOMER_STATE_COLUMNS: Columns<CustomerStateRow> = {
   kind: 'text', client_id: 'text', customer_id: 'text', secret_hash: 'text', occurred_at: 'text', event_id: 'text',
 };
 
+/** The stored customer and customer tombstone of each pair, in one read. */
+function customerRows(conn: DuckDBConnection, pairs: readonly { client_id: string; customer_id: string }[]): Promise<CustomerStateRow[]> {
+  const keys = { client_ids: listValue(pairs.map((e) => e.client_id)), customer_ids: listValue(pairs.map((e) => e.customer_id)) };
+  return queryFile<CustomerStateRow>(conn, 'queries/ingest/customer-state', keys, CUSTOMER_STATE_COLUMNS);
+}
+
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[], more: readonly FastCustomer[]) {
   const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
@@ -64,12 +70,7 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
     ...events.map((e) => [customerKey(e.client_id, e.customer_id), e] as const),
     ...more.map((c) => [customerKey(c.client_id, c.customer_id), c] as const),
   ]);
-  const keys = {
-    client_ids: listValue([...pairs.values()].map((e) => e.client_id)),
-    customer_ids: listValue([...pairs.values()].map((e) => e.customer_id)),
-  };
-  const rows = await queryFile<CustomerStateRow>(conn, 'queries/ingest/customer-state', keys, CUSTOMER_STATE_COLUMNS);
-  for (const r of rows) {
+  for (const r of await customerRows(conn, [...pairs.values()])) {
     const key = customerKey(r.client_id, r.customer_id);
     if (r.kind === 'customer') known.set(key, { secretHash: r.secret_hash });
     else tombstones.set(key, { occurredAt: msFromDb(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
@@ -206,7 +207,10 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
         result.payments = result.payments.filter((p) => p.clientId !== e.client_id || p.customerId !== e.customer_id);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         result.changedRows += await runScriptCountingChanges(conn, 'queries/delete-customer', params);
-        known.delete(key);
+        // The customer stays, with their secret, while a record newer than the deletion does.
+        const kept = (await customerRows(conn, [e])).find((r) => r.kind === 'customer');
+        if (kept) known.set(key, { secretHash: kept.secret_hash });
+        else known.delete(key);
         tombstones.set(key, version);
         touched.delete(key);
         result.deletedCustomers.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, occurredAt: e.occurred_at });
