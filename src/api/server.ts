@@ -92,8 +92,13 @@ const WITHOUT_CLIENT_STATE = new Set(['/healthz', '/readyz', '/metrics', '/opena
 /** Builds the HTTP API. Routes live under routes/, one file per resource. */
 export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const logger = deps.logger.child({ component: 'api' });
+  const requestTimeout = deps.config.AFFORD_API_REQUEST_TIMEOUT_MS;
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    requestTimeout,
+    // Node expires a request that is slow to arrive only when the headers' timeout is no longer than the request's, and
+    // looks every connectionsCheckingInterval (30 s by default); both are read when the server is made.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(requestTimeout / 4)) },
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_BYTES },
     frameworkErrors: frameworkErrorHandler,

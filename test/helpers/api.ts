@@ -51,6 +51,8 @@ export interface HarnessOptions {
   beforeListen?: (app: FastifyInstance) => void;
   /** What "now" is for the server's default month ranges; pin it so that a test cannot depend on the day it runs. */
   clock?: Clock;
+  /** Settings beside the test's own (environment variable names, as in the README). */
+  settings?: Record<string, string>;
 }
 
 /** A real DuckDB file, the fixtures ingested, and the API listening on a free port. */
@@ -65,7 +67,7 @@ export async function startApi(opts: HarnessOptions = {}): Promise<ApiHarness> {
     },
   });
   const logger = createLogger('debug', sink);
-  const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_TOKEN_SECRET: TEST_TOKEN_SECRET });
+  const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_TOKEN_SECRET: TEST_TOKEN_SECRET, ...opts.settings });
   const app = await buildServer({ store: ctx.store, config, logger, isReady: opts.isReady, metrics: opts.metrics, clock: opts.clock });
   opts.beforeListen?.(app);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
