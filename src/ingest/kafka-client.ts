@@ -135,6 +135,15 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
   });
   let stopping = false;
   let joined = false;
+  // kafkajs's seek throws while it has no group: between a crash's disconnect and the CRASH event (when `joined` is
+  // still true). Nothing is lost by skipping it: a rejoin seeks every assigned partition again (onAssigned).
+  const seek = (target: { topic: string; partition: number; offset: string }): void => {
+    try {
+      consumer.seek(target);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, ...target }, 'seek skipped: the consumer is restarting, and seeks its partitions again as it rejoins');
+    }
+  };
   let failures = 0;
   let relaunchTimer: NodeJS.Timeout | undefined;
 
@@ -142,7 +151,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
     failures = 0;
     joined = true;
     const assignment = new Map(Object.entries(event.payload.memberAssignment));
-    for (const seek of handlers.onAssigned(assignment)) consumer.seek(seek);
+    for (const target of handlers.onAssigned(assignment)) seek(target);
   });
 
   const relaunchLater = (reason: string): void => {
@@ -184,7 +193,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
             isRunning: () => payload.isRunning(),
             isStale: () => payload.isStale(),
             markDone: (offset) => payload.resolveOffset(offset),
-            seek: (offset) => consumer.seek({ topic, partition, offset }),
+            seek: (offset) => seek({ topic, partition, offset }),
           });
           failures = 0;
         },
@@ -200,7 +209,7 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
 
   return {
     seek: (topic, partition, offset) => {
-      if (joined) consumer.seek({ topic, partition, offset });
+      if (joined) seek({ topic, partition, offset });
     },
     commitForLag: async (offsets) => {
       if (!joined || offsets.length === 0) return;
