@@ -204,7 +204,10 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
         // What came before the deletion in the batch is stored before it, as if it had come in a batch before: its
         // dead letters too (written at the end, they outlived it), and its payment notices do not go out.
         deadWritten = await writeDeadLetters(conn, dead, deadWritten);
-        result.payments = result.payments.filter((p) => p.clientId !== e.client_id || p.customerId !== e.customer_id);
+        const other = (p: { clientId: string; customerId: string }): boolean => p.clientId !== e.client_id || p.customerId !== e.customer_id;
+        result.payments = result.payments.filter(other);
+        // An earlier deletion of theirs in the batch is superseded, as its notice would be in the outbox (delete-customer).
+        result.deletedCustomers = result.deletedCustomers.filter(other);
         const params = { client_id: e.client_id, customer_id: e.customer_id, occurred_at: dbFromIso(e.occurred_at), event_id: e.event_id };
         result.changedRows += await runScriptCountingChanges(conn, 'queries/delete-customer', params);
         // The customer stays, with their secret, while a record newer than the deletion does.

@@ -52,4 +52,28 @@ describe("a customer's deletion later in the same batch", () => {
       await two.store.close();
     }
   });
+
+  it('queues one notice for two deletions of a customer in one batch, the later one, as two batches leave in the outbox', async () => {
+    const first = { ...deletionEvent(CLIENT, 'cust-del'), occurred_at: '2024-05-01T00:00:00Z' };
+    const second = { ...deletionEvent(CLIENT, 'cust-del'), occurred_at: '2024-05-02T00:00:00Z' };
+    const events = [transactionEvent(CLIENT, 'cust-del', 'tx-1', { occurredAt: '2024-04-01T00:00:00Z' }), first, second];
+    const oneDb = tempDbPath();
+    const twoDb = tempDbPath();
+    dbs.push(oneDb, twoDb);
+    const one = await subscribed(oneDb.dbPath);
+    const two = await subscribed(twoDb.dbPath);
+    const notices = (store: Store) => rows<{ body: string }>(store, "SELECT body::VARCHAR AS body FROM webhook_outbox WHERE event = 'customers.deleted' ORDER BY 1");
+    try {
+      await one.pipeline.ingestPrepared(prepareItems(items(events, 1)));
+      await two.pipeline.ingestPrepared(prepareItems(items(events.slice(0, 2), 1)));
+      await two.pipeline.ingestPrepared(prepareItems(items(events.slice(2), 3)));
+      const inOne = await notices(one.store);
+      expect(inOne).toHaveLength(1);
+      expect(JSON.parse(inOne[0]?.body ?? '{}')).toMatchObject({ data: { event: 'customers.deleted', customer_id: 'cust-del', deleted_at: '2024-05-02T00:00:00.000Z' } });
+      expect(inOne).toEqual(await notices(two.store));
+    } finally {
+      await one.store.close();
+      await two.store.close();
+    }
+  });
 });
