@@ -46,7 +46,11 @@ export interface AffordabilityJobOptions {
  */
 export function reportPdfPath(dir: string, report: AffordabilityReport): string {
   const m = report.metadata;
-  return path.join(dir, `${m.month_from}_${m.month_to}`, encodeURIComponent(m.client_id), `${encodeURIComponent(m.customer_id)}.pdf`);
+  return pdfPathOf(dir, { from: m.month_from, to: m.month_to }, { clientId: m.client_id, customerId: m.customer_id });
+}
+
+function pdfPathOf(dir: string, range: { from: string; to: string }, customer: CustomerRef): string {
+  return path.join(dir, `${range.from}_${range.to}`, encodeURIComponent(customer.clientId), `${encodeURIComponent(customer.customerId)}.pdf`);
 }
 
 /** `made`: the folders this run has made already (one per range and client, which every PDF would ask for again). */
@@ -116,6 +120,8 @@ interface RunState {
   pdfsInFlight?: Promise<void>;
   failed: string[];
   pdfFailed: string[];
+  /** Customers deleted after their rows were read: their reports were not stored, and their PDFs go. */
+  refused: CustomerRef[];
   madeFolders: Set<string>;
   stored: number;
   pdfs: number;
@@ -136,7 +142,7 @@ async function readChunk(ctx: JobContext, state: RunState, customers: readonly C
   try {
     // The PDF's range also reads the transactions behind it (its provenance), in the same snapshot.
     const refsRange = state.pdfDir ? state.ranges.at(-1)?.key : undefined;
-    return await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange });
+    return await readReportRows(ctx.store, { customers, ranges: state.ranges, currency: NIGHTLY_REPORT_CURRENCY, refsRange, deletionMarks: true });
   } catch (err) {
     ctx.logger.error({ job: 'affordability-reports', err, customers: customers.length, first_customer_id: customers[0]?.customerId },
       'affordability report query failed for a chunk; continuing');
@@ -169,7 +175,7 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
       const mine: ArchivedReport[] = state.ranges.map((r) => {
         const report = assembleReport({ request: { clientId, customerId, range: r.range, currency: NIGHTLY_REPORT_CURRENCY }, rows, rangeKey: r.key, generatedAt: state.generatedAt });
         // Made once: stored as this text, and the PDF worker is sent the same.
-        return { rangeMonths: r.months, report, json: JSON.stringify(report) };
+        return { rangeMonths: r.months, report, json: JSON.stringify(report), deletionMark: rows.deletionMark ?? null };
       });
       archived.push(...mine);
       const pdfReport = mine.find((m) => m.rangeMonths === longest);
@@ -186,8 +192,10 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   state.ms.assemble += Date.now() - started;
 
   // The chunk's PDFs go to the workers while its reports are stored: DuckDB stores, the workers draw.
-  const [stored] = await Promise.all([timed(state, 'store', saveReports(ctx.store, archived)), sendPdfs(state, log, forPdf)]);
-  state.stored += stored;
+  const [saved] = await Promise.all([timed(state, 'store', saveReports(ctx.store, archived)), sendPdfs(state, log, forPdf)]);
+  state.stored += saved.stored;
+  state.refused.push(...saved.refused);
+  if (saved.refused.length > 0) log.info({ customers: saved.refused.length }, 'reports not stored: their customers were deleted after the reports were read');
 }
 
 async function timed<T>(state: RunState, part: 'store', work: Promise<T>): Promise<T> {
@@ -231,6 +239,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     failed: [],
     pdfFailed: [],
+    refused: [],
     madeFolders: new Set(),
     stored: 0,
     pdfs: 0,
@@ -253,7 +262,13 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     ctx.progress?.(Math.min((i + 1) * chunkSize, customers.length), customers.length);
   }
   await state.pdfsInFlight;
-  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, customers) : 0;
+  // The customers as they are now: one deleted during the run keeps no PDF.
+  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, await listCustomers(ctx.store)) : 0;
+  const pdfDir = state.pdfDir;
+  if (pdfDir) {
+    // A customer deleted after their rows were read, who still exists (with records newer than the deletion), keeps no PDF either.
+    await Promise.all(state.refused.flatMap((c) => state.ranges.map((r) => rm(pdfPathOf(pdfDir, r.range, c), { force: true }))));
+  }
 
   const result = {
     customers: customers.length,
@@ -266,6 +281,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pdfs_failed: state.pdfFailed.length,
     pdf_failed_customers: state.pdfFailed.slice(0, 20),
     pdfs_of_deleted_customers_removed: pruned,
+    not_stored_deleted_meanwhile: state.refused.length,
     ms: state.ms,
   };
   ctx.logger.info({ job: 'affordability-reports', ...result }, 'affordability reports done');

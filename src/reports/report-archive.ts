@@ -5,6 +5,8 @@ import { runScript } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import type { AffordabilityReport } from './report-model.js';
 import { reportParts } from './report-parts.js';
+import type { CustomerRef } from '../domain/customer-ref.js';
+import { readDeletionMarksOn, reportKey } from './report-repository.js';
 
 /**
  * The nightly reports (affordability_reports, stored in parts in
@@ -22,6 +24,17 @@ export interface ArchivedReport {
   report: AffordabilityReport;
   /** JSON.stringify(report), when the caller made it already (the nightly job also sends it to a PDF worker). */
   json?: string;
+  /**
+   * The customer's deletion mark as the report's rows were read (deletion-marks.sql). When given, the report
+   * is stored only if the mark is unchanged: a customer deleted since then keeps no report of the data removed.
+   */
+  deletionMark?: string | null;
+}
+
+/** What saveReports did: the reports stored, and the customers whose reports it refused for a deletion since their read. */
+export interface SavedReports {
+  stored: number;
+  refused: CustomerRef[];
 }
 
 // Reports per statement.
@@ -106,17 +119,32 @@ async function appendReports(conn: DuckDBConnection, batch: readonly ArchivedRep
 }
 
 /** Saves the reports in one transaction: a customer's ranges change together. */
-export async function saveReports(store: Store, reports: readonly ArchivedReport[]): Promise<number> {
-  if (reports.length === 0) return 0;
-  await store.write(async (conn) => {
-    for (let i = 0; i < reports.length; i += BATCH) {
-      const batch = reports.slice(i, i + BATCH);
+export async function saveReports(store: Store, reports: readonly ArchivedReport[]): Promise<SavedReports> {
+  if (reports.length === 0) return { stored: 0, refused: [] };
+  return store.write(async (conn) => {
+    const refused = await deletedSinceRead(conn, reports);
+    const kept = refused.size === 0 ? reports : reports.filter((r) => !refused.has(reportKey(customerOf(r))));
+    for (let i = 0; i < kept.length; i += BATCH) {
+      const batch = kept.slice(i, i + BATCH);
       const keys = JSON.stringify(batch.map(keyOf));
       await runScript(conn, 'queries/reports/delete-replaced', { keys });
       await appendReports(conn, batch);
       // The insights go beside, in the same transaction: a data team reads them without parsing reports.
       await runScript(conn, 'queries/reports/save-insights', { insights: JSON.stringify(batch.map(insightsRow)) });
     }
+    return { stored: kept.length, refused: [...refused.values()] };
   });
-  return reports.length;
+}
+
+const customerOf = ({ report }: ArchivedReport): CustomerRef => ({ clientId: report.metadata.client_id, customerId: report.metadata.customer_id });
+
+/** The customers of reports read with a deletion mark whose mark has changed since (keyed by reportKey), read on the writer. */
+async function deletedSinceRead(conn: DuckDBConnection, reports: readonly ArchivedReport[]): Promise<Map<string, CustomerRef>> {
+  const marked = new Map<string, { customer: CustomerRef; mark: string | null }>();
+  for (const r of reports) if (r.deletionMark !== undefined) marked.set(reportKey(customerOf(r)), { customer: customerOf(r), mark: r.deletionMark });
+  const refused = new Map<string, CustomerRef>();
+  if (marked.size === 0) return refused;
+  const now = await readDeletionMarksOn(conn, [...marked.values()].map((m) => m.customer));
+  for (const [key, { customer, mark }] of marked) if ((now.get(key) ?? null) !== mark) refused.set(key, customer);
+  return refused;
 }

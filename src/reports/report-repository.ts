@@ -68,6 +68,8 @@ export interface ReportScope {
   currency: string;
   /** Also read the provenance (transaction-refs.sql) of this range, in the same snapshot as the figures. */
   refsRange?: string;
+  /** Also read each customer's deletion mark (deletion-marks.sql), in the same snapshot. */
+  deletionMarks?: boolean;
 }
 
 /** Everything the assembler needs for one customer, for each range of the scope. */
@@ -81,6 +83,8 @@ export interface CustomerReportRows {
   transactionRefs?: string;
   /** The transactions behind the risk signals over the refsRange (report-evidence.ts), when asked for. */
   evidence?: EvidenceRow[];
+  /** The version of the customer's latest deletion as the rows were read (null: never deleted), when asked for. */
+  deletionMark?: string | null;
 }
 
 // The bucket mapping goes in as a parameter, so core-dashboard has one definition: src/domain.
@@ -102,6 +106,7 @@ function scopeParams(scope: ReportScope): Record<string, string | null> {
 }
 
 interface SnapshotRows {
+  marks: Map<string, string | null> | undefined;
   accounts: AccountsRow[];
   cells: FigureCell[];
   coverage: CoverageRow[];
@@ -120,6 +125,7 @@ const REFS_COLUMNS: Columns<RefsRow> = { client_id: 'text', customer_id: 'text',
 /** The three report queries over one scope, run in one snapshot by the caller (whose rollback drops the scope's tables). */
 async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Promise<SnapshotRows> {
   const params = scopeParams(scope);
+  const marks = scope.deletionMarks ? await readDeletionMarksOn(conn, scope.customers) : undefined;
   await runScript(conn, 'queries/reports/scope', params);
   const accounts = await queryFile<AccountsRow>(conn, 'queries/reports/accounts', params, ACCOUNTS_COLUMNS);
   const cells = await queryJsonFile<FigureCell>(conn, 'queries/reports/figure-cells', params, FIGURE_CELL_COLUMNS);
@@ -129,7 +135,19 @@ async function readSnapshotRows(conn: DuckDBConnection, scope: ReportScope): Pro
   // The transactions behind the risk signals, for a PDF's appendix: insight_tx is this snapshot's classification.
   const range = scope.ranges.find((r) => r.key === scope.refsRange)?.range;
   const evidence = range ? await readEvidenceOn(conn, range, EVIDENCE_KEYS) : [];
-  return { accounts, cells, coverage, refs, insights, evidence };
+  return { marks, accounts, cells, coverage, refs, insights, evidence };
+}
+
+/**
+ * Each customer's deletion mark (deletion-marks.sql), keyed by reportKey: read
+ * with a slice's report rows, and again where its reports are stored.
+ */
+export async function readDeletionMarksOn(conn: DuckDBConnection, customers: readonly CustomerRef[]): Promise<Map<string, string | null>> {
+  const json = JSON.stringify(customers.map((c) => ({ client_id: c.clientId, customer_id: c.customerId })));
+  const rows = await queryFile<{ client_id: string; customer_id: string; mark: string | null }>(conn, 'queries/reports/deletion-marks', { customers: json }, {
+    client_id: 'text', customer_id: 'text', mark: 'text',
+  });
+  return new Map(rows.map((r) => [reportKey({ clientId: r.client_id, customerId: r.customer_id }), r.mark]));
 }
 
 /** Every customer, in order: the nightly job's work list. */
@@ -140,12 +158,13 @@ export async function listCustomers(store: Store): Promise<CustomerRef[]> {
 
 /** Report rows per customer (keyed by reportKey), in customer order. A customer that does not exist has no entry. */
 export async function readReportRows(store: Store, scope: ReportScope): Promise<Map<string, CustomerReportRows>> {
-  const { accounts, cells, coverage, refs, insights, evidence } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
+  const { marks, accounts, cells, coverage, refs, insights, evidence } = await readSnapshot(store, (conn) => readSnapshotRows(conn, scope));
   const byCustomer = new Map<string, CustomerReportRows>();
   for (const a of accounts) {
     const key = reportKey({ clientId: a.client_id, customerId: a.customer_id });
     const noInsights: CustomerInsightRows = { cellsByRange: new Map(), groupsByRange: new Map(), overdraftByRange: new Map() };
     byCustomer.set(key, { accounts: a, insights: insights.get(key) ?? noInsights, cellsByRange: new Map(), coverageByRange: new Map() });
+    if (marks) (byCustomer.get(key) as CustomerReportRows).deletionMark = marks.get(key) ?? null;
   }
   for (const cell of cells) {
     const entry = byCustomer.get(reportKey({ clientId: cell.client_id, customerId: cell.customer_id }));
