@@ -59,9 +59,12 @@ function customerRows(conn: DuckDBConnection, pairs: readonly { client_id: strin
   return queryFile<CustomerStateRow>(conn, 'queries/ingest/customer-state', keys, CUSTOMER_STATE_COLUMNS);
 }
 
+/** An event handled once per client: two clients may use one event id (016_handled_events_per_client.sql). */
+const handledKey = (clientId: string, eventId: string): string => `${clientId.length}:${clientId}:${eventId}`;
+
 /** What the batch knows about its customers before it writes anything: their stored secrets, tombstones and handled events. */
 async function loadCustomerState(conn: DuckDBConnection, events: readonly IngestEvent[], more: readonly FastCustomer[]) {
-  const sideEffectIds = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated').map((e) => e.event_id);
+  const sideEffects = events.filter((e) => e.type === 'customer.deleted' || e.type === 'payment.status_updated');
   const known = new Map<string, { secretHash: string | null }>();
   const tombstones = new Map<string, Version>();
   if (events.length === 0 && more.length === 0) return { known, tombstones, handled: new Set<string>() };
@@ -76,8 +79,11 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
     else tombstones.set(key, { occurredAt: msFromDb(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
   }
   const handled = new Set(
-    sideEffectIds.length
-      ? (await queryFile<{ event_id: string }>(conn, 'queries/ingest/handled-events', { event_ids: listValue(sideEffectIds) }, { event_id: 'text' })).map((r) => r.event_id)
+    sideEffects.length
+      ? (await queryFile<{ client_id: string; event_id: string }>(conn, 'queries/ingest/handled-events', {
+        client_ids: listValue(sideEffects.map((e) => e.client_id)),
+        event_ids: listValue(sideEffects.map((e) => e.event_id)),
+      }, { client_id: 'text', event_id: 'text' })).map((r) => handledKey(r.client_id, r.event_id))
       : [],
   );
   return { known, tombstones, handled };
@@ -188,12 +194,12 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
       continue;
     }
     if (e.type === 'payment.status_updated' || e.type === 'customer.deleted') {
-      if (handled.has(e.event_id)) {
+      if (handled.has(handledKey(e.client_id, e.event_id))) {
         tally(result, e.type, 0, 1);
         continue;
       }
-      handled.add(e.event_id);
-      await runScript(conn, 'queries/ingest/mark-handled', { event_id: e.event_id, type: e.type });
+      handled.add(handledKey(e.client_id, e.event_id));
+      await runScript(conn, 'queries/ingest/mark-handled', { client_id: e.client_id, event_id: e.event_id, type: e.type });
       if (e.type === 'payment.status_updated') {
         result.payments.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, payment: e.data });
         result.updated += 1;

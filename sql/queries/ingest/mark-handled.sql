@@ -1,3 +1,3 @@
--- Records that an event was handled; recording it twice changes nothing.
--- Parameters: $event_id, $type.
-INSERT INTO handled_events (event_id, type) VALUES ($event_id, $type) ON CONFLICT DO NOTHING;
+-- Records that a client's event was handled; recording it twice changes nothing.
+-- Parameters: $client_id, $event_id, $type.
+INSERT INTO handled_events (client_id, event_id, type) VALUES ($client_id, $event_id, $type) ON CONFLICT DO NOTHING;
