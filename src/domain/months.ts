@@ -16,7 +16,9 @@ export function monthOf(date: Date): string {
 
 export function addMonths(month: string, n: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  const d = new Date(Date.UTC(y, m - 1 + n, 1));
+  // Not Date.UTC(y, …), which takes the years 0 to 99 for 1900 to 1999.
+  const d = new Date(0);
+  d.setUTCFullYear(y, m - 1 + n, 1);
   return monthOf(d);
 }
 

@@ -18,6 +18,10 @@ describe('bucket totals: query validation', () => {
     ['group_by=bucket_l1&month_to=2024-1', { month_to: 'must be a month formatted YYYY-MM' }],
     ['group_by=bucket_l1&month_from=2024-13&month_to=24-01', { month_from: 'must be a month formatted YYYY-MM', month_to: 'must be a month formatted YYYY-MM' }],
     ['group_by=bucket_l1&month_from=2024-03&month_to=2024-01', { month_from: 'must not be after month_to' }],
+    // Years 0 to 99 were taken for 1900 to 1999 by the month arithmetic: now refused, as are years past 9998.
+    ['group_by=month&month_from=0001-01&month_to=0001-03', { month_from: 'must be in the years 1000 to 9998', month_to: 'must be in the years 1000 to 9998' }],
+    ['group_by=month&month_to=0050-03', { month_to: 'must be in the years 1000 to 9998' }],
+    ['group_by=month&month_from=9999-01', { month_from: 'must be in the years 1000 to 9998' }],
     ['group_by=bucket_l1&date_from=2024-03-01&date_to=2024-01-31', { date_from: 'must not be after date_to' }],
     ['group_by=bucket_l1&date_from=yesterday', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
     ['group_by=bucket_l1&month_from=2024-01&date_from=2024-01-01', { date_from: 'cannot be combined with month_from' }],

@@ -65,6 +65,14 @@ describe('GET /financial/v2/transactions', () => {
     ['?page_size=-1', { page_size: 'must be a whole number from 1 to 200' }],
     ['?page_size=10&page_size=20', { page_size: 'must be given once' }],
     ['?page_token=garbage', { page_token: 'is not a valid page token' }],
+    // Well-formed tokens naming an instant that does not exist (a made-up token): 400, not a failure in SQL.
+    ['?page_token=eyJ2IjoxLCJkIjoiMjAyNC0wMi0zMCAwMDowMDowMCIsImkiOiJ4In0', { page_token: 'is not a valid page token' }],
+    ['?page_token=eyJ2IjoxLCJkIjoiMjAyNC0wMS0wMSAyNTo2MTowMCIsImkiOiJ4In0', { page_token: 'is not a valid page token' }],
+    // Past the years whose next day, second or zone offset can still be written: 400, not a failure in SQL.
+    ['?date_to=9999-12-31', { date_to: 'must be in the years 1000 to 9998' }],
+    ['?date_from=9999-12-31T23:59:59-23:59', { date_from: 'must be in the years 1000 to 9998' }],
+    ['?updated_after=9999-12-31T23:59:59-01:00', { updated_after: 'must be in the years 1000 to 9998' }],
+    ['?date_from=0099-01-01', { date_from: 'must be in the years 1000 to 9998' }],
     ['?date_from=2024-13-01', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
     ['?date_from=2024-02-30', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
     ['?date_from=2024-03-01&date_to=2024-02-01', { date_from: 'must not be after date_to' }],

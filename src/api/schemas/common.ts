@@ -42,7 +42,22 @@ export const currencyParam = z
   .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code')
   .refine(isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE);
 
-export const monthParam = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month formatted YYYY-MM');
+/**
+ * The years a month or date parameter may name. Stored events lie in 1970 to
+ * 2100; the bounds only keep a range's arithmetic (the month after, the day
+ * after, a zone's offset) within the four-digit years that dates are written in.
+ */
+export const PARAM_YEARS = { min: 1000, max: 9998 } as const;
+const YEARS_MESSAGE = `must be in the years ${PARAM_YEARS.min} to ${PARAM_YEARS.max}`;
+const inParamYears = (s: string): boolean => {
+  const year = Number(s.slice(0, 4));
+  return year >= PARAM_YEARS.min && year <= PARAM_YEARS.max;
+};
+
+export const monthParam = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month formatted YYYY-MM')
+  .refine(inParamYears, YEARS_MESSAGE);
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -52,7 +67,8 @@ export const dateOrInstantParam = z
   .string()
   .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(dayOrInstant(s))) && validDay(s), {
     message: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD',
-  });
+  })
+  .refine(inParamYears, YEARS_MESSAGE);
 
 function validDay(s: string): boolean {
   const day = s.slice(0, 10);

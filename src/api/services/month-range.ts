@@ -26,8 +26,9 @@ export function resolveMonthRange(q: RangeQuery, now: Date = new Date()): MonthR
   if (q.month_to !== undefined && q.date_to !== undefined) errors['date_to'] = 'cannot be combined with month_to';
   if (Object.keys(errors).length) throw validationError(errors);
 
-  const fromKey = q.month_from !== undefined ? 'month_from' : 'date_from';
   const toKey = q.month_to !== undefined ? 'month_to' : 'date_to';
+  // A start left to its default is never the one at fault: name the end given.
+  const fromKey = q.month_from !== undefined ? 'month_from' : q.date_from !== undefined ? 'date_from' : toKey;
   const from = q.month_from ?? (q.date_from !== undefined ? monthOfDateParam(q.date_from) : undefined);
   const to = q.month_to ?? (q.date_to !== undefined ? monthOfDateParam(q.date_to) : undefined);
   const result = wholeMonthRange({ from, to }, now);
