@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { readableInstant, longMonth } from '../reports/pdf-format.js';
 import { describeValue } from '../reports/report-figure-names.js';
-import { provenanceOf, verifyProvenance, type VerifyResult } from '../reports/report-verify.js';
+import { isRefused, provenanceOf, verifyProvenance, type VerifyResult } from '../reports/report-verify.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /** Exit codes: 0 the report matches the store, 1 it does not, 2 the file is not a report afford can check. */
@@ -44,6 +44,10 @@ export function registerReportVerify(report: Command): void {
       const provenance = provenanceOf(bytes);
       if (!provenance) {
         errOut(`afford report verify: ${file} carries no afford report data (it is not a report afford made, or another program saved it again)\n`);
+        return setExitCode(2);
+      }
+      if (isRefused(provenance)) {
+        errOut(`afford report verify: ${file} carries report data that afford did not make: ${provenance.refused}\n`);
         return setExitCode(2);
       }
       await withStore(cliContext(), async (store) => {

@@ -48,20 +48,37 @@ export function attachJson(doc: PDFKit.PDFDocument, name: string, text: string, 
   (raw._root.data.AF ??= []).push(spec);
 }
 
-/** At most this much text is inflated from one embedded file: more is not a report's. */
-const MAX_INFLATED = 64 * 1024 * 1024;
+/**
+ * What a PDF's embedded files may cost to read: a report's provenance is tens
+ * to hundreds of KB (a year of a busy customer, a thousand transactions), so
+ * these bounds are far above any report's and far below what a crafted
+ * upload could make the reader inflate (a 9 MB body of deflated spaces
+ * expands a thousandfold).
+ */
+export const EMBEDDED_LIMITS = {
+  /** Text inflated from one embedded file. */
+  fileBytes: 8 * 1024 * 1024,
+  /** Text inflated from all of them together. */
+  totalBytes: 16 * 1024 * 1024,
+  /** Embedded-file streams looked at. */
+  files: 8,
+} as const;
 
 const EMBEDDED_FILE = /\/Type\s*\/EmbeddedFile\b/g;
 
 /**
  * The embedded JSON files of a PDF that pdfkit wrote, as text, in the order
- * they appear. Files that cannot be read (another writer's layout, a filter
- * other than Flate) are skipped.
+ * they appear, read one at a time as the caller asks for them (it stops at
+ * the first it can use). Files that cannot be read (another writer's layout,
+ * a filter other than Flate, more text than EMBEDDED_LIMITS allow) are
+ * skipped; no more than EMBEDDED_LIMITS.files are looked at.
  */
-export function readEmbeddedFiles(pdf: Buffer): string[] {
+export function* readEmbeddedFiles(pdf: Buffer): Generator<string> {
   const text = pdf.toString('latin1');
-  const found: string[] = [];
+  let files = 0;
+  let inflated = 0;
   for (const match of text.matchAll(EMBEDDED_FILE)) {
+    if (files === EMBEDDED_LIMITS.files || inflated >= EMBEDDED_LIMITS.totalBytes) return;
     const dictStart = text.lastIndexOf('<<', match.index);
     const streamAt = text.indexOf('stream', match.index);
     if (dictStart < 0 || streamAt < 0) continue;
@@ -72,13 +89,21 @@ export function readEmbeddedFiles(pdf: Buffer): string[] {
     if (text[start] === '\r') start++;
     if (text[start] === '\n') start++;
     const body = pdf.subarray(start, start + Number(length[1]));
+    const flate = /\/Filter\s*\/FlateDecode\b/.test(dict);
+    if (!flate && /\/Filter\b/.test(dict)) continue;
+    files++;
+    let bytes: Buffer;
     try {
-      const flate = /\/Filter\s*\/FlateDecode\b/.test(dict);
-      if (!flate && /\/Filter\b/.test(dict)) continue;
-      found.push((flate ? inflateSync(body, { maxOutputLength: MAX_INFLATED }) : body).toString('utf8'));
+      const room = Math.min(EMBEDDED_LIMITS.fileBytes, EMBEDDED_LIMITS.totalBytes - inflated);
+      // Over the room, inflateSync throws rather than hand back a part.
+      bytes = flate ? inflateSync(body, { maxOutputLength: room }) : body;
+      if (bytes.length > room) continue;
     } catch {
-      // A damaged stream: not one of ours.
+      // A damaged stream, or more than the room: not one of ours.
+      inflated += EMBEDDED_LIMITS.fileBytes;
+      continue;
     }
+    inflated += bytes.length;
+    yield bytes.toString('utf8');
   }
-  return found;
 }

@@ -34,16 +34,36 @@ export function describeFigure(path: string): string {
   return parts.filter(Boolean).join(', ');
 }
 
-/** True when `ref` (a transaction as the report counted it, or as the store has it now) can move the figure at `path`. */
-export function figureMatches(path: string, ref: TransactionRef): boolean {
-  const month = selector(path, 'month');
-  if (month && ref[5] !== month) return false;
+/**
+ * Which transactions can move a figure, as keys: a transaction (as the
+ * report counted it, or as the store has it now) is filed under refKeys, and
+ * moves the figure at a path when the two share a key. A figure of a month
+ * is moved only by that month's transactions; one of income or expenditure
+ * by the transactions counted there (of its bucket, when it names one); an
+ * insight or coverage figure by every transaction of its month, or of the
+ * period.
+ */
+const ANY = '*';
+const NONE = '-';
+const key = (month: string, group: string, bucket: string): string => `${month}\u0000${group}\u0000${bucket}`;
+
+export function figureKeys(path: string): string[] {
+  const month = selector(path, 'month') ?? ANY;
   const figure = FIGURES.find((f) => path.startsWith(`${f.prefix}.`));
-  // Insights and coverage figures: every changed transaction of the month (or period) may be behind them.
-  if (!figure) return true;
-  if (!ref[3] || !figure.counts.includes(ref[3])) return false;
-  const bucket = selector(path, 'bucket_l2');
-  return !bucket || ref[4] === bucket;
+  if (!figure) return [key(month, ANY, ANY)];
+  const bucket = selector(path, 'bucket_l2') ?? ANY;
+  return figure.counts.map((group) => key(month, group, bucket));
+}
+
+export function refKeys(ref: TransactionRef): string[] {
+  const keys: string[] = [];
+  for (const month of [ref[5], ANY]) {
+    keys.push(key(month, ANY, ANY));
+    // A transaction counted in no figure moves only the insights and coverage.
+    if (!ref[3]) continue;
+    keys.push(key(month, ref[3], ANY), key(month, ref[3], ref[4] ?? NONE));
+  }
+  return keys;
 }
 
 /** A value as verification prints it: amounts of money formatted, the rest as is. */

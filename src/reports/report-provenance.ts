@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { isKnownCurrency } from '../domain/currencies.js';
+import { LIMITS, nestsDeeperThan } from '../domain/event-limits.js';
+import { MAX_RANGE_MONTHS } from '../domain/month-range.js';
+import { isMonth, monthCount } from '../domain/months.js';
 import type { AffordabilityReport, ReportData } from './report-model.js';
 import type { InsightsData } from './insights-model.js';
 
@@ -141,33 +145,57 @@ export function buildProvenance(report: AffordabilityReport, transactionsJson: s
   return { hash, json };
 }
 
+/**
+ * What a provenance read back may hold: far more than any report's (a year
+ * of a busy customer is some 2,000 figures and a thousand transactions, ten
+ * years ten times that), and little enough that checking a made-up one costs
+ * what a real one does. What is past them was not made by afford.
+ */
+export const PROVENANCE_LIMITS = { figures: 100_000, transactions: 200_000, depth: 32 } as const;
+
+const id = z.string().min(1).max(LIMITS.id);
+const month = z.string().refine(isMonth);
+const short = z.string().max(LIMITS.text);
+
 const provenanceSchema = z.object({
   format: z.literal(PROVENANCE_FORMAT),
   content_hash: z.string().regex(/^[0-9a-f]{64}$/),
   request: z.object({
-    client_id: z.string(),
-    customer_id: z.string(),
-    month_from: z.string().regex(/^\d{4}-\d{2}$/),
-    month_to: z.string().regex(/^\d{4}-\d{2}$/),
-    currency: z.string(),
-    account_ids: z.array(z.string()).nullable(),
-  }),
-  generated_at: z.string(),
-  generator: z.object({ name: z.string(), version: z.string() }),
+    client_id: id,
+    customer_id: id,
+    month_from: month,
+    month_to: month,
+    currency: z.string().refine(isKnownCurrency),
+    account_ids: z.array(id).max(50).nullable(),
+  }).refine((r) => r.month_from <= r.month_to && monthCount({ from: r.month_from, to: r.month_to }) <= MAX_RANGE_MONTHS),
+  generated_at: short,
+  generator: z.object({ name: short, version: short }),
   data: z.record(z.string(), z.unknown()),
-  transactions: z.array(z.tuple([z.string(), z.string(), z.string(), z.string().nullable(), z.string().nullable(), z.string(), z.string()])),
+  transactions: z.array(z.tuple([id, short, short, short.nullable(), short.nullable(), short, short])).max(PROVENANCE_LIMITS.transactions),
 });
 
-/** The provenance read back from a PDF; undefined when the text is not one. */
-export function parseProvenance(text: string): ReportProvenance | undefined {
+/**
+ * The provenance read back from a PDF: undefined when the text is not one,
+ * `refused` when it says it is one but could not come from afford (a request
+ * no report takes, more than any report holds).
+ */
+export function parseProvenance(text: string): ReportProvenance | { refused: string } | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if ((json as { format?: unknown } | null)?.format !== PROVENANCE_FORMAT) return undefined;
+  // Checked before the schema and the walk, which recurse.
+  if (nestsDeeperThan(json, PROVENANCE_LIMITS.depth)) return { refused: `nests deeper than ${PROVENANCE_LIMITS.depth} levels` };
   const parsed = provenanceSchema.safeParse(json);
-  if (!parsed.success) return undefined;
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { refused: `${issue?.path.join('.') || 'provenance'}: is not what a report carries` };
+  }
   const { data, ...rest } = parsed.data;
-  return { ...rest, data, figures: flattenFigures(data) } as ReportProvenance;
+  const figures = flattenFigures(data);
+  if (Object.keys(figures).length > PROVENANCE_LIMITS.figures) return { refused: `holds more than ${PROVENANCE_LIMITS.figures} figures` };
+  return { ...rest, data, figures } as ReportProvenance;
 }

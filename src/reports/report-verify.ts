@@ -2,7 +2,7 @@ import type { Columns } from '../db/rows.js';
 import { queryFile } from '../db/script.js';
 import type { Store } from '../db/store.js';
 import { readEmbeddedFiles } from './pdf-attachment.js';
-import { describeFigure, figureMatches } from './report-figure-names.js';
+import { describeFigure, figureKeys, refKeys } from './report-figure-names.js';
 import {
   buildProvenance,
   contentHash,
@@ -60,13 +60,57 @@ export interface VerifyResult {
   changed_transactions: ChangedTransaction[];
 }
 
-/** The provenance a PDF carries, or undefined when it carries none (not an afford report, or saved again by another program). */
-export function provenanceOf(pdf: Buffer): ReportProvenance | undefined {
+/**
+ * The provenance a PDF carries; undefined when it carries none (not an afford
+ * report, or saved again by another program); `refused`, with the reason,
+ * when what it carries could not come from afford (parseProvenance).
+ */
+export function provenanceOf(pdf: Buffer): ReportProvenance | { refused: string } | undefined {
   for (const text of readEmbeddedFiles(pdf)) {
     const found = parseProvenance(text);
     if (found) return found;
   }
   return undefined;
+}
+
+export const isRefused = (found: ReportProvenance | { refused: string }): found is { refused: string } => 'refused' in found;
+
+/** Changed transactions listed against one changed figure, at most: changed_transactions lists them all. */
+export const MAX_TRANSACTIONS_PER_FIGURE = 100;
+
+/**
+ * The changed transactions behind each figure path, found through an index
+ * rather than by trying every change against every figure (a made-up
+ * provenance of thousands of each took tens of seconds): each change is
+ * filed under every key its versions can move (refKeys), and a figure looks
+ * up its own keys (figureKeys). Ids come in transaction_id order, as the
+ * changes do, at most MAX_TRANSACTIONS_PER_FIGURE.
+ */
+function changesBehind(changes: ReadonlyArray<{ transaction_id: string; refs: TransactionRef[] }>): (path: string) => string[] {
+  const byKey = new Map<string, number[]>();
+  changes.forEach((c, i) => {
+    for (const key of new Set(c.refs.flatMap(refKeys))) {
+      const list = byKey.get(key);
+      if (list) list.push(i);
+      else byKey.set(key, [i]);
+    }
+  });
+  return (path) => {
+    const lists = figureKeys(path).map((k) => byKey.get(k) ?? []);
+    const picked = new Set<number>();
+    const at = lists.map(() => 0);
+    // Merged in order: each list is in the changes' order.
+    while (picked.size < MAX_TRANSACTIONS_PER_FIGURE) {
+      let next = -1;
+      lists.forEach((list, l) => {
+        const v = list[at[l] as number];
+        if (v !== undefined && (next < 0 || v < (lists[next]?.[at[next] as number] ?? Infinity))) next = l;
+      });
+      if (next < 0) break;
+      picked.add((lists[next] as number[])[(at[next] as number)++] as number);
+    }
+    return [...picked].sort((a, b) => a - b).map((i) => (changes[i] as { transaction_id: string }).transaction_id);
+  };
 }
 
 interface StateRow {
@@ -150,6 +194,7 @@ export async function verifyProvenance(store: Store, p: ReportProvenance): Promi
     return { ...base, matches: true, recomputed_hash: recomputed, customer_exists: true, changed_figures: [], changed_transactions: [] };
   }
   const changes = await transactionChanges(store, p, nowRefs);
+  const behind = changesBehind(changes);
   const paths = [...new Set([...Object.keys(p.figures), ...Object.keys(nowFigures)])];
   const changed_figures: ChangedFigure[] = paths
     .filter((path) => (p.figures[path] ?? null) !== (nowFigures[path] ?? null))
@@ -158,7 +203,7 @@ export async function verifyProvenance(store: Store, p: ReportProvenance): Promi
       label: describeFigure(path),
       was: p.figures[path] ?? null,
       now: nowFigures[path] ?? null,
-      transactions: changes.filter((c) => c.refs.some((ref) => figureMatches(path, ref))).map((c) => c.transaction_id),
+      transactions: behind(path),
     }));
   return {
     ...base,

@@ -1,4 +1,5 @@
 import { requireClient } from '../auth/context.js';
+import { header } from '../auth/headers.js';
 import type { Router } from '../router.js';
 import { OP_REPORT_VERIFY_POST, reportVerifyBody, reportVerifyResponse } from '../schemas/report-verify.schemas.js';
 import type { ApiServices } from '../services/index.js';
@@ -20,9 +21,9 @@ export function reportVerifyRoutes(router: Router, { affordability }: ApiService
     body: reportVerifyBody,
     bodyContentType: 'application/pdf',
     response: reportVerifyResponse,
-    handler: async ({ body, auth }) => ({
+    handler: async ({ body, auth, request }) => ({
       operation_id: OP_REPORT_VERIFY_POST,
-      data: await affordability.verify(requireClient(auth).clientId, body),
+      data: await affordability.verify(requireClient(auth).clientId, body, header(request.headers, 'x-customer-secret')),
       metadata: {},
     }),
   });

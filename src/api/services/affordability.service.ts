@@ -4,7 +4,9 @@ import type { AffordabilityReport, ReportRequest } from '../../reports/report-mo
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport, buildReportWithTransactions } from '../../reports/report-service.js';
 import { sharedPdfPool, type PdfRenderer } from '../../reports/pdf-pool.js';
-import { provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
+import { isRefused, provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
+import { verifySecret } from '../../domain/secrets.js';
+import { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AffordabilityInsights } from '../../reports/insights-model.js';
 import { buildInsights } from '../../reports/insights-service.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
@@ -18,6 +20,7 @@ export class AffordabilityService {
     private readonly store: Store,
     private readonly clock: Clock = systemClock,
     private readonly renderer: PdfRenderer = sharedPdfPool(),
+    private readonly customers: CustomersRepository = new CustomersRepository(store),
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
@@ -35,12 +38,19 @@ export class AffordabilityService {
     return { pdf, report: input.report };
   }
 
-  /** POST /v1/affordability/report/verify: the PDF's report recomputed from the store, for the client that owns it. */
-  async verify(clientId: string, pdf: Buffer): Promise<VerifyResult> {
-    const provenance = provenanceOf(pdf);
-    if (!provenance) throw apiError('FAILED_VALIDATION', { errors: { body: 'is not a report PDF that afford made (or another program saved it again)' } });
-    if (provenance.request.client_id !== clientId) throw apiError('NOT_FOUND');
-    return verifyProvenance(this.store, provenance);
+  /**
+   * POST /v1/affordability/report/verify: the PDF's report recomputed from the store, for the client that owns it.
+   * The answer holds the customer's figures now, so a customer that is not hosted needs their secret, as every
+   * customer call does (`customerSecret`, the X-Customer-Secret header).
+   */
+  async verify(clientId: string, pdf: Buffer, customerSecret?: string): Promise<VerifyResult> {
+    const found = provenanceOf(pdf);
+    if (!found) throw apiError('FAILED_VALIDATION', { errors: { body: 'is not a report PDF that afford made (or another program saved it again)' } });
+    if (isRefused(found)) throw apiError('FAILED_VALIDATION', { errors: { body: `carries report data that afford did not make: ${found.refused}` } });
+    if (found.request.client_id !== clientId) throw apiError('NOT_FOUND');
+    const customer = await this.customers.getCustomer({ clientId, customerId: found.request.customer_id });
+    if (customer && !customer.hosted && !(customerSecret && verifySecret(customerSecret, customer.secretHash))) throw apiError('UNAUTHORISED');
+    return verifyProvenance(this.store, found);
   }
 
   /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
