@@ -12,11 +12,13 @@
 
 export const REDACTED = '[redacted]';
 
-const CREDENTIAL_KEY = /(?:^|[_-])(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)$/i;
+const CREDENTIAL_KEY = /(?:^|[_\s-])(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)$/i;
+// customerSecret, apiKey: the last word of a camelCase key, told by its capital.
+const CAMEL_CREDENTIAL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Token|ApiKey|Apikey|Authorization)$/;
 
 /** True for a JSON key whose value must never be kept. */
 export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEY.test(key);
+  return CREDENTIAL_KEY.test(key) || CAMEL_CREDENTIAL_KEY.test(key);
 }
 
 // "key": value, the key matched as written (JSON escapes left as they are); the value a string
@@ -32,8 +34,32 @@ function redactText(raw: string, found: string[]): string {
   });
 }
 
-/** Walks parsed JSON without recursion (a hostile line may nest thousands deep); true if it replaced anything. */
-function redactParsed(root: unknown, found: string[]): boolean {
+/** How many times a text may hold JSON written as a string (an event serialised twice) before nothing of it is kept. */
+const MAX_TEXT_IN_TEXT = 4;
+
+/**
+ * A string value that names a credential as a key would (an event serialised
+ * twice, an event kept in a field as text): redacted as a raw event of its
+ * own; undefined when it names none.
+ */
+function redactInnerText(text: string, found: string[], depth: number): string | undefined {
+  if (!namesCredentialLoosely(text)) return undefined;
+  if (depth >= MAX_TEXT_IN_TEXT) return REDACTED;
+  const inner = redactWithValues(text, depth + 1);
+  found.push(...inner.values);
+  return inner.text;
+}
+
+/**
+ * Walks parsed JSON without recursion (a hostile line may nest thousands
+ * deep), redacting in place; returns the root (replaced when it is a string
+ * that held a credential) and whether anything changed.
+ */
+function redactParsed(root: unknown, found: string[], depth: number): { root: unknown; changed: boolean } {
+  if (typeof root === 'string') {
+    const kept = redactInnerText(root, found, depth);
+    return kept === undefined || kept === root ? { root, changed: false } : { root: kept, changed: true };
+  }
   let changed = false;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -46,27 +72,37 @@ function redactParsed(root: unknown, found: string[]): boolean {
           (node as Record<string, unknown>)[key] = REDACTED;
           changed = true;
         }
+      } else if (typeof value === 'string') {
+        const kept = redactInnerText(value, found, depth);
+        if (kept !== undefined && kept !== value) {
+          (node as Record<string, unknown>)[key] = kept;
+          changed = true;
+        }
       } else if (value !== null && typeof value === 'object') {
         stack.push(value);
       }
     }
   }
-  return changed;
+  return { root, changed };
 }
 
 // What the textual pass left of a key named like a credential, in text that is not JSON once its \u escapes are
-// read: the key written with escapes, in single quotes, without its colon, or with an array or object for its value.
-const LOOSE_CREDENTIAL_KEY = /(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_-]*[_-])?(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["']?\s*[:"'=[{]/i;
+// read: the key written with escapes, in single quotes, with its quotes escaped (JSON inside a string), without its
+// colon, or with an array or object for its value; and a compound key (customer_secret, apiKey) followed by a value
+// after a space. A single word (a description's "TOKEN PURCHASE") is not a key.
+const LOOSE_CREDENTIAL_KEY = /(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_-]*[_\s-])?(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["'\\]*\s*[:"'=[{]/i;
+const LOOSE_COMPOUND_KEY = /[A-Za-z0-9][_-](?:secret|password|passwd|token|api[_-]?key|apikey|authorization)\s+[^\s]/i;
+const LOOSE_CAMEL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Token|ApiKey|Apikey|Authorization)(?:["'\\]*\s*[:"'=[{]|\s+[^\s])/;
 const REDACTED_PAIR = /"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"/g;
 const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 
 /** Whether text that is not JSON still names a credential where the textual pass could not find its value. */
 function namesCredentialLoosely(text: string): boolean {
   const read = text.replace(UNICODE_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(REDACTED_PAIR, '');
-  return LOOSE_CREDENTIAL_KEY.test(read);
+  return LOOSE_CREDENTIAL_KEY.test(read) || LOOSE_COMPOUND_KEY.test(read) || LOOSE_CAMEL_KEY.test(read);
 }
 
-function redactWithValues(raw: string): { text: string; values: string[]; withheld: boolean } {
+function redactWithValues(raw: string, depth = 0): { text: string; values: string[]; withheld: boolean } {
   const values: string[] = [];
   const text = redactText(raw, values);
   let parsed: unknown;
@@ -79,7 +115,8 @@ function redactWithValues(raw: string): { text: string; values: string[]; withhe
     return { text, values, withheld: false };
   }
   try {
-    return { text: redactParsed(parsed, values) ? JSON.stringify(parsed) : text, values, withheld: false };
+    const { root, changed } = redactParsed(parsed, values, depth);
+    return { text: changed ? JSON.stringify(root) : text, values, withheld: false };
   } catch {
     // Too deep to serialise again: nothing of it is kept but the mark.
     return { text: REDACTED, values, withheld: true };

@@ -26,6 +26,9 @@ const OLD_DEAD_LETTER_SECRET = 'customer-secret-e0c4b812-stored-before-redaction
 const UNQUOTED_SECRET = 'bare7q2x9w-secret-written-without-quotes';
 const LOOSE_SECRET = 'customer-secret-6c1d93f0-in-single-quotes';
 const OLD_LOOSE_SECRET = 'customer-secret-a8e27b54-stored-in-an-array';
+// An event serialised twice (a producer's slip): JSON whose value is the event as text.
+const DOUBLE_SECRET = 'customer-secret-3f5e8a21-serialised-twice';
+const OLD_DOUBLE_SECRET = 'customer-secret-0d7c6b19-stored-serialised-twice';
 const WEBHOOK_SECRET = 'webhook-secret-7f6e5d4c3b2a19087f6e5d4c3b2a1908';
 const HEADER_VALUE = 'Bearer header-value-2c9d8e7f6a5b4c3d';
 
@@ -84,9 +87,10 @@ describe('what the export gives data teams', () => {
       `{"event_id":"s-3","customer_id":"cust-u","customer_secret":"${BROKEN_LINE_SECRET}","data":{`,
       `{"event_id":"s-4","customer_secret":${UNQUOTED_SECRET}}`,
       `{'event_id':'s-5','customer_secret':'${LOOSE_SECRET}'}`,
+      JSON.stringify(JSON.stringify({ ...transaction, event_id: 's-6', customer_id: 'cust-v', customer_secret: DOUBLE_SECRET })),
     ].join('\n'));
     const summary = await ingestFile(ctx.pipeline, file, { batchRows: 100 });
-    expect(summary).toMatchObject({ read: 5, inserted: 1, deadLetters: 4 });
+    expect(summary).toMatchObject({ read: 6, inserted: 1, deadLetters: 5 });
     // A dead letter stored by an earlier version, before ingest redacted them.
     const oldRaw = `{"customer_secret": "${OLD_DEAD_LETTER_SECRET}", "access_token": ${OLD_DEAD_LETTER_SECRET}-bare}`;
     const oldReason = `invalid JSON: Unexpected token '${OLD_DEAD_LETTER_SECRET[0]!}', ..."_token": ${OLD_DEAD_LETTER_SECRET.slice(0, 10)}"... is not valid JSON`;
@@ -95,6 +99,9 @@ describe('what the export gives data teams', () => {
     // And one whose secret is in an array, on a line that is not JSON: where its value ends cannot be known.
     await ctx.store.write((conn) => conn.run(`INSERT INTO dead_letters (source, source_ref, raw, reason, dedupe_key)
       VALUES ('file', 'old-loose.ndjson', $raw, 'invalid JSON', 'old-2')`, { raw: `{"customer_secret":["${OLD_LOOSE_SECRET}"],}` }));
+    // And one serialised twice, whose key's quotes are escaped.
+    await ctx.store.write((conn) => conn.run(`INSERT INTO dead_letters (source, source_ref, raw, reason, dedupe_key)
+      VALUES ('file', 'old-double.ndjson', $raw, 'not an object', 'old-3')`, { raw: JSON.stringify(JSON.stringify({ event_id: 'o-3', customer_secret: OLD_DOUBLE_SECRET })) }));
 
     // What the live file holds only as hashes or keys counts as a secret too.
     const [hashes] = await rows<{ customer: string; client: string; key: string }>(ctx.store, `SELECT
@@ -104,7 +111,7 @@ describe('what the export gives data teams', () => {
     // The first 10 characters too, of the secret that a JSON parse error would quote a piece of.
     secrets = [clientSecret, tokenKey, CUSTOMER_SECRET, DEAD_LETTER_SECRET, BROKEN_LINE_SECRET, OLD_DEAD_LETTER_SECRET,
       WEBHOOK_SECRET, HEADER_VALUE, hashes!.customer, hashes!.client, hashes!.key, UNQUOTED_SECRET.slice(0, 10), OLD_DEAD_LETTER_SECRET.slice(0, 10),
-      LOOSE_SECRET, OLD_LOOSE_SECRET];
+      LOOSE_SECRET, OLD_LOOSE_SECRET, DOUBLE_SECRET, OLD_DOUBLE_SECRET];
     for (const s of secrets) expect(s.length).toBeGreaterThanOrEqual(10);
 
     const run = await runJob(exportParquetJob, { store: ctx.store, config, logger: silentLogger }, 'cli');
@@ -121,6 +128,7 @@ describe('what the export gives data teams', () => {
       [OLD_DEAD_LETTER_SECRET]: ['dead_letters'],
       [OLD_DEAD_LETTER_SECRET.slice(0, 10)]: ['dead_letters'],
       [OLD_LOOSE_SECRET]: ['dead_letters'],
+      [OLD_DOUBLE_SECRET]: ['dead_letters'],
       [secrets[8]!]: ['customers'],
       [secrets[9]!]: ['api_clients'],
       [secrets[10]!]: ['webhook_signing_keys'],
@@ -132,6 +140,7 @@ describe('what the export gives data teams', () => {
       '{"event_id":"s-3","customer_id":"cust-u","customer_secret":"[redacted]","data":{',
       '{"event_id":"s-4","customer_secret":"[redacted]"}',
       '[redacted]',
+      expect.stringContaining('\\"customer_secret\\":\\"[redacted]\\"'),
     ]);
     expect(letters[0]!.raw).toContain('"occurred_at":"not a time"');
   });
@@ -150,8 +159,9 @@ describe('what the export gives data teams', () => {
       expect(await queryRows(conn, "SELECT hosted, count(*)::INTEGER AS n FROM transactions JOIN customers USING (customer_id) WHERE customer_id = 'cust-s' GROUP BY ALL"))
         .toEqual([{ hosted: false, n: 1 }]);
       expect(await queryRows(conn, "SELECT count(*)::INTEGER AS n FROM dead_letters WHERE source_ref LIKE '%events.ndjson' OR source_ref LIKE 'old%.ndjson'"))
-        .toEqual([{ n: 6 }]);
+        .toEqual([{ n: 8 }]);
       expect(await queryRows(conn, "SELECT raw FROM dead_letters WHERE source_ref = 'old-loose.ndjson'")).toEqual([{ raw: '[redacted]' }]);
+      expect(await queryRows(conn, "SELECT raw FROM dead_letters WHERE source_ref = 'old-double.ndjson'")).toEqual([{ raw: '[redacted]' }]);
 
       // A dead letter stored before ingest redacted them is redacted on its way out.
       expect(await queryRows(conn, "SELECT raw, reason FROM dead_letters WHERE source_ref = 'old.ndjson'")).toEqual([{

@@ -40,6 +40,22 @@ describe('redactRawEvent', () => {
     for (const raw of ['{"description":"TOKEN PURCHASE", oops', '{"description":"secret santa gift" oops']) expect(redactRawEvent(raw)).toBe(raw);
   });
 
+  it('redacts an event serialised twice or more, kept as text in a field, cut short, or with its key in camelCase or words', () => {
+    const event = { event_id: 'h4', type: 'transaction.upserted', client_id: 'c', customer_id: 'u', customer_secret: SECRET, data: {} };
+    const twice = JSON.stringify(JSON.stringify(event));
+    const thrice = JSON.stringify(twice);
+    const inField = JSON.stringify({ event_id: 'x', data: { note: JSON.stringify(event) } });
+    const cut = twice.slice(0, twice.indexOf(SECRET) + 8);
+    const forms = [twice, thrice, inField, cut, `customer_secret ${SECRET}`, JSON.stringify({ customerSecret: SECRET }),
+      JSON.stringify({ 'customer secret': SECRET }), `{"apiKey" ${SECRET}`, JSON.stringify({ note: `customerSecret: ${SECRET}` })];
+    for (const raw of forms) expect(redactRawEvent(raw), raw).not.toContain(SECRET.slice(0, 10));
+    // What can be kept is kept: the event read twice still reads as itself, its secret marked.
+    expect(JSON.parse(JSON.parse(redactRawEvent(twice)) as string)).toEqual({ ...event, customer_secret: REDACTED });
+    expect(JSON.parse(redactRawEvent(inField))).toEqual({ event_id: 'x', data: { note: JSON.stringify({ ...event, customer_secret: REDACTED }) } });
+    // Words that are not keys stay: a description, or text in an event that parses.
+    for (const raw of [JSON.stringify({ description: 'SECRET ESCAPES LTD' }), JSON.stringify({ description: 'TOKEN PURCHASE' })]) expect(redactRawEvent(raw)).toBe(raw);
+  });
+
   it('keeps lines without credentials unchanged, however deep or odd', () => {
     const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`;
     expect(redactRawEvent(deep)).toBe(deep);

@@ -45,17 +45,19 @@ CREATE TABLE afford_snapshot.job_runs AS SELECT * FROM job_runs;
 -- The same rule as src/domain/redact.ts: a value under a key named like a
 -- credential; and a reason that quotes a piece of such a line loses the quote.
 -- Text that still names a credential the pattern cannot take (in single
--- quotes, without a colon, an array or object for its value) is not kept at
--- all, nor is text with a key written with a \u escape, since where the value
--- ends cannot be known for sure. Stricter than ingest, which reads valid JSON
+-- quotes, without a colon, an array or object for its value, its quotes
+-- escaped as JSON kept in a string is, a compound key such as
+-- customer_secret followed by a value after a space) is not kept at all, nor
+-- is text with a key written with a \u escape, since where the value ends
+-- cannot be known for sure. Stricter than ingest, which reads valid JSON
 -- whole (DuckDB's own JSON reader takes a trailing comma, so it cannot tell
 -- the same lines apart): a row stored by ingest keeps its redacted pairs,
 -- which this leaves alone, and loses its text here only if a value reads like
 -- a credential's key (`token:` in a description, say).
 CREATE TABLE afford_snapshot.dead_letters AS
 WITH credential AS (
-    SELECT '"([^"\\]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern,
-           '(^|[^A-Za-z0-9])([A-Za-z0-9_-]*[_-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)["'']?\s*[:"''=\[{]' AS loose,
+    SELECT '"([^"\\]*[_\s-]|[^"\\]*[a-z0-9])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern,
+           '(^|[^A-Za-z0-9])([A-Za-z0-9_-]*[_\s-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)["''\\]*\s*[:"''=\[{]|[A-Za-z0-9][_-](secret|password|passwd|token|api[_-]?key|apikey|authorization)\s+[^\s]|[a-z0-9](secret|password|passwd|token|apikey|authorization)\s*[:"''=\[{\\]' AS loose,
            '"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"' AS redacted_pair
 ), redacted AS (
     SELECT d.*, regexp_replace(d.raw, c.pattern, '"\1\2"\3:\4"[redacted]"', 'gi') AS kept_raw, regexp_matches(d.raw, c.pattern, 'i') AS had_credential,
