@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from './event-limits.js';
-import { boundedText, codeText, freeText, idText, wellFormedThroughout } from './text-schemas.js';
+import { boundedText, codeText, freeText, headerIdText, idText, wellFormedThroughout } from './text-schemas.js';
 import { isoInstant, occurredAt } from './instant-schemas.js';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
 import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './amount-text.js';
@@ -135,8 +135,8 @@ export const paymentSchema = z.object({
 const envelopeBase = {
   event_id: id,
   occurred_at: occurredAt,
-  client_id: id,
-  customer_id: id,
+  client_id: headerIdText,
+  customer_id: headerIdText,
   customer_secret: z.string().min(1).max(500).optional(),
 };
 

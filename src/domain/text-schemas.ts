@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './event-limits.js';
+import { HEADER_UNSAFE, HEADER_UNSAFE_MESSAGE } from './header-text.js';
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -9,6 +10,9 @@ export function boundedText(max: number): z.ZodString {
 }
 
 export const idText = boundedText(LIMITS.id).min(1, 'is required');
+
+/** A client or customer id: one an HTTP header can name (header-text.ts). */
+export const headerIdText = idText.refine((s) => !HEADER_UNSAFE.test(s), HEADER_UNSAFE_MESSAGE);
 export const freeText = boundedText(LIMITS.text);
 export const codeText = boundedText(LIMITS.code);
 

@@ -6,7 +6,7 @@ import { MAX_ID_LENGTH } from '../limits.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
 import { currentTokenClient } from './current-token.js';
-import { bearerToken, header } from './headers.js';
+import { bearerToken, header, headerText } from './headers.js';
 import type { TokenService } from './tokens.js';
 
 export interface Authenticator {
@@ -56,11 +56,13 @@ const IDEMPOTENT_HEADER = 'X-Customer-Idempotent-Identifier';
 
 /** One customer header's value, undefined when absent; a validation error naming it when malformed. */
 function customerHeader(request: FastifyRequest, name: string): string | undefined {
-  const raw = request.headers[name.toLowerCase()];
-  if (Array.isArray(raw)) throw validationError({ [name]: 'must be given once' });
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.length > MAX_ID_LENGTH) throw validationError({ [name]: `must be at most ${MAX_ID_LENGTH} characters` });
-  return raw;
+  const given = request.headers[name.toLowerCase()];
+  // Node joins a repeated X- header into one value ('a, a'): its distinct values tell that it was repeated.
+  if (Array.isArray(given) || (request.raw.headersDistinct[name.toLowerCase()]?.length ?? 0) > 1) throw validationError({ [name]: 'must be given once' });
+  if (given === undefined || given === '') return undefined;
+  const id = headerText(given);
+  if (id.length > MAX_ID_LENGTH) throw validationError({ [name]: `must be at most ${MAX_ID_LENGTH} characters` });
+  return id;
 }
 
 /** The customer of a customer call: X-Customer-ID or X-Customer-Idempotent-Identifier, or a validation error that names the header. */

@@ -8,14 +8,28 @@ const MAX_HEADER_LENGTH: Record<string, number> = {
 };
 
 /**
- * One header's value; Node lower-cases names, so X-Client-ID and X-Client-Id
- * are the same. A repeated header, or one longer than its bound, counts as
- * absent.
+ * A header's value as the text its bytes spell in UTF-8: Node reads header
+ * bytes as Latin-1, one character a byte, so an id such as `cust-é` (sent
+ * as its UTF-8 bytes) would arrive as `cust-Ã©` and name nobody. Bytes that
+ * are not UTF-8 are left as Node read them.
+ */
+export function headerText(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+}
+
+/**
+ * One header's value (headerText); Node lower-cases names, so X-Client-ID and
+ * X-Client-Id are the same. A repeated header, or one longer than its bound,
+ * counts as absent.
  */
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const key = name.toLowerCase();
-  const value = headers[key];
-  if (typeof value !== 'string' || value === '') return undefined;
+  const raw = headers[key];
+  if (typeof raw !== 'string' || raw === '') return undefined;
+  const value = headerText(raw);
   return value.length <= (MAX_HEADER_LENGTH[key] ?? MAX_CREDENTIAL_HEADER_LENGTH) ? value : undefined;
 }
 
