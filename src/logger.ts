@@ -18,7 +18,10 @@ export const REDACTED_PATHS = [
 ];
 
 /** A query parameter whose value is a credential, whatever the route: its value never reaches a log line. */
-const CREDENTIAL_PARAM = /token|secret|password|passwd|pwd|key|auth|credential|signature|session|cookie/i;
+const CREDENTIAL_PARAM = /token|secret|password|passwd|pwd|key|auth|credential|signature|session|cookie|jwt|bearer|assertion/i;
+// A JSON Web Token wherever it stands in the URL (a path segment, a parameter's name or unnamed value): three
+// base64url parts, the first a JSON object's ('eyJ').
+const JWT = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 
 function paramName(pair: string): string {
   const name = pair.split('=', 1)[0] ?? '';
@@ -29,12 +32,12 @@ function paramName(pair: string): string {
   }
 }
 
-/** The URL as logged: the path and the query, with the value of every credential-looking parameter replaced. */
+/** The URL as logged: the path and the query, with the value of every credential-looking parameter, and every token-shaped text, replaced. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0) return url.replace(JWT, REDACTED);
   const pairs = url.slice(q + 1).split('&').map((pair) => (CREDENTIAL_PARAM.test(paramName(pair)) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair));
-  return `${url.slice(0, q)}?${pairs.join('&')}`;
+  return `${url.slice(0, q)}?${pairs.join('&')}`.replace(JWT, REDACTED);
 }
 
 interface LoggedRequest {
