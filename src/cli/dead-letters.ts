@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { queryFile } from '../db/script.js';
 import { cliContext, out, withStore } from './context.js';
-import { positiveInt } from './errors.js';
+import { listLimit } from './errors.js';
 import type { Columns } from '../db/rows.js';
 
 const DEAD_LETTER_COLUMNS: Columns<DeadLetterRow> = {
@@ -37,7 +37,7 @@ export function registerDeadLetters(program: Command): void {
     .command('dead-letters')
     .description('list the rejected inputs (dead letters), newest first, with where they came from and why')
     .addOption(new Option('--source <source>', 'only those of one source').choices(['file', 'kafka', 'http']))
-    .option('--limit <n>', 'at most this many', positiveInt, 50)
+    .option('--limit <n>', 'at most this many (up to 100,000)', listLimit, 50)
     .option('--json', 'print JSON for scripts, raw text (secrets redacted) included', false)
     .action(async (opts: { source?: string; limit: number; json: boolean }) => {
       const ctx = cliContext();

@@ -5,6 +5,16 @@ import { errorCode, type ErrorCode } from '../domain/errors.js';
 const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'PATH_NUL']);
 
 /** For commander options: a whole number of at least 1. */
+/** The most rows a listing command prints at once. */
+export const MAX_LIST_LIMIT = 100_000;
+
+/** A --limit: a whole number from 1 to MAX_LIST_LIMIT. */
+export function listLimit(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_LIST_LIMIT) throw new InvalidArgumentError(`It must be at most ${MAX_LIST_LIMIT.toLocaleString('en-GB')}.`);
+  return n;
+}
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('It must be a whole number of at least 1.');

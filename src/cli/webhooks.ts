@@ -4,6 +4,7 @@ import { describeWebhookEvents } from '../webhooks/events.js';
 import { parseHeaderArgument, validateSubscription, type ValidSubscription } from '../webhooks/subscription-input.js';
 import { SubscriptionsRepository, type Subscription } from '../webhooks/subscriptions.repository.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
+import { listLimit } from './errors.js';
 import { errorCode } from '../domain/errors.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -112,14 +113,10 @@ export function registerWebhooks(program: Command): void {
     .command('deliveries')
     .description('the delivery log, newest first: each delivery with every attempt (status, latency, next attempt)')
     .option('--failed', 'only deliveries that gave up', false)
-    .option('--limit <n>', 'how many deliveries', '50')
+    .option('--limit <n>', 'how many deliveries (up to 100,000)', listLimit, 50)
     .option('--json', 'print JSON for scripts', false)
-    .action(async (opts: { failed: boolean; limit: string; json: boolean }) => {
-      const limit = Number(opts.limit);
-      if (!Number.isInteger(limit) || limit < 1) {
-        fail('deliveries', '--limit must be a whole number of at least 1');
-        return;
-      }
+    .action(async (opts: { failed: boolean; limit: number; json: boolean }) => {
+      const { limit } = opts;
       const ctx = cliContext();
       const log = await withStore(ctx, (store) => new DeliveriesRepository(store).log({ onlyFailed: opts.failed, limit }));
       if (opts.json) {

@@ -4,13 +4,23 @@ import { affordError } from '../domain/errors.js';
 /** docs/interface.md: a signing secret must be longer than 32 characters. */
 export const MIN_SECRET_LENGTH = 33;
 
-/** Headers the service sets itself; a subscription cannot replace them. */
+/**
+ * Headers the service sets itself, and those of the connection itself that
+ * a request cannot carry (its HTTP client refuses them, so every delivery
+ * would fail): a subscription cannot set them.
+ */
 const RESERVED_HEADERS = new Set([
   'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'user-agent',
+  'upgrade', 'keep-alive', 'expect', 'proxy-connection', 'te', 'trailer',
   'x-signature', 'x-signing-id', 'x-token-signature', 'x-webhook-event', 'x-webhook-delivery-id', 'x-webhook-attempt',
 ]);
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// What a header's value can carry: visible Latin-1 characters, spaces and tabs, no space or tab at either end.
+const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\t\x20-\x7e\xa0-\xff]*[\x21-\x7e\xa0-\xff])?)?$/;
+/** Longest header value and URL a subscription may give: receivers and proxies refuse longer ones. */
+export const MAX_HEADER_VALUE = 4096;
+export const MAX_URL_LENGTH = 2048;
 
 export interface SubscriptionInput {
   clientId: string;
@@ -33,11 +43,13 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
   const clientId = input.clientId.trim();
   if (clientId === '') throw affordError('SUBSCRIPTION_INVALID', 'a client id is required');
 
+  if (input.url.length > MAX_URL_LENGTH) throw affordError('SUBSCRIPTION_INVALID', `the webhook URL must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(input.url);
   } catch {
-    throw affordError('SUBSCRIPTION_INVALID', `'${input.url}' is not a URL`);
+    // Not echoed: a URL may carry a credential.
+    throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL is not a URL (write it in full, https://host/path)');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must use https (or http)');
   if (url.username || url.password) throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must not carry credentials; use --header instead');
@@ -54,6 +66,10 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
     if (!HEADER_NAME.test(name)) throw affordError('SUBSCRIPTION_INVALID', `'${name}' is not a valid header name`);
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw affordError('SUBSCRIPTION_INVALID', `header ${name} is set by the service and cannot be configured`);
     if (/[\r\n\0]/.test(value)) throw affordError('SUBSCRIPTION_INVALID', `the value of header ${name} must be on one line`);
+    if (value.length > MAX_HEADER_VALUE) throw affordError('SUBSCRIPTION_INVALID', `the value of header ${name} must be at most ${MAX_HEADER_VALUE} characters`);
+    if (!HEADER_VALUE.test(value)) {
+      throw affordError('SUBSCRIPTION_INVALID', `the value of header ${name} must be visible Latin-1 characters, with spaces or tabs only between them`);
+    }
     headers[name] = value;
   }
 
@@ -69,6 +85,7 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
 /** `K=V` (from `--header`) -> [K, V]; the value may itself contain `=`. */
 export function parseHeaderArgument(arg: string): [string, string] {
   const eq = arg.indexOf('=');
-  if (eq <= 0) throw affordError('SUBSCRIPTION_INVALID', `--header must look like Name=value, got '${arg}'`);
+  // Not echoed: the value may be a credential.
+  if (eq <= 0) throw affordError('SUBSCRIPTION_INVALID', `--header must look like Name=value (got ${arg.length} characters with no '=' after a name)`);
   return [arg.slice(0, eq).trim(), arg.slice(eq + 1)];
 }

@@ -62,6 +62,11 @@ export class SubscriptionsRepository {
 
   /** Stores a validated subscription; it starts active. */
   async add(input: ValidSubscription): Promise<Subscription> {
+    // Two active subscriptions of one client to one URL would send that URL every event twice, under two delivery ids.
+    const same = (await this.list(input.clientId)).find((s) => s.active && s.url === input.url);
+    if (same) {
+      throw affordError('SUBSCRIPTION_INVALID', `client ${input.clientId} already has an active subscription to this URL (${same.subscriptionId}): remove or pause it first`);
+    }
     const subscriptionId = `whs_${randomBytes(10).toString('hex')}`;
     const shared = clientStateWriter(this.store);
     if (shared) {

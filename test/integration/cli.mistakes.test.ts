@@ -41,6 +41,9 @@ describe('ordinary mistakes at the command line', () => {
     expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '0'], env), /argument '0' is invalid/);
     expectOneLine(await afford(['dead-letters', '--limit', '-1'], env), /argument '-1' is invalid/);
     expectOneLine(await afford(['dead-letters', '--source', 'ftp'], env), /Allowed choices are file, kafka, http/);
+    // Past what SQL's LIMIT takes: refused by the option, not a database error naming the SQL.
+    expectOneLine(await afford(['dead-letters', '--limit', '2147483648'], env), /argument '2147483648' is invalid\. It must be at most 100,000\./);
+    expectOneLine(await afford(['webhooks', 'deliveries', '--limit', '1e10'], env), /argument '1e10' is invalid/);
   });
 
   it('an unknown command', async () => {
