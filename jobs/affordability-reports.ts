@@ -11,6 +11,7 @@ import type { CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import { withDbThreads } from '../src/db/threads.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
+import { reportSigningKey, signPdf } from '../src/reports/report-signature.js';
 import type { Job, JobContext } from './job.js';
 
 /**
@@ -54,9 +55,9 @@ function pdfPathOf(dir: string, range: { from: string; to: string }, customer: C
 }
 
 /** `made`: the folders this run has made already (one per range and client, which every PDF would ask for again). */
-async function writePdf(dir: string, pool: PdfRenderer, made: Set<string>, input: PdfInput, reportJson?: string): Promise<string> {
+async function writePdf(dir: string, pool: PdfRenderer, key: Buffer, made: Set<string>, input: PdfInput, reportJson?: string): Promise<string> {
   const file = reportPdfPath(dir, input.report);
-  const pdf = await pool.render(input, reportJson);
+  const pdf = signPdf(await pool.render(input, reportJson), key);
   const folder = path.dirname(file);
   if (!made.has(folder)) {
     await mkdir(folder, { recursive: true });
@@ -116,6 +117,8 @@ interface RunState {
   pdfDir: string | undefined;
   /** Renders the PDFs on worker threads (one per core), while this thread reads and stores. */
   pool: PdfRenderer | undefined;
+  /** The store's report signing key, which every PDF is signed with (report-signature.ts). */
+  signingKey: Buffer | undefined;
   /** The PDFs of the last chunk, still being drawn. */
   pdfsInFlight?: Promise<void>;
   failed: string[];
@@ -213,13 +216,13 @@ async function timed<T>(state: RunState, part: 'store', work: Promise<T>): Promi
  * previous chunk's PDFs finish first, so at most two chunks' PDFs wait in memory.
  */
 async function sendPdfs(state: RunState, log: JobContext['logger'], forPdf: ReadonlyArray<{ input: PdfInput; json?: string }>): Promise<void> {
-  const { pdfDir, pool } = state;
-  if (!pdfDir || !pool) return;
+  const { pdfDir, pool, signingKey } = state;
+  if (!pdfDir || !pool || !signingKey) return;
   await state.pdfsInFlight;
   const started = Date.now();
   state.pdfsInFlight = Promise.all(forPdf.map(async ({ input, json }) => {
     try {
-      await writePdf(pdfDir, pool, state.madeFolders, input, json);
+      await writePdf(pdfDir, pool, signingKey, state.madeFolders, input, json);
       state.pdfs++;
     } catch (err) {
       state.pdfFailed.push(input.report.metadata.customer_id);
@@ -237,6 +240,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     generatedAt: now.toISOString(),
     pdfDir: ctx.config.AFFORD_REPORTS_DIR,
     pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
+    signingKey: ctx.config.AFFORD_REPORTS_DIR ? await reportSigningKey(ctx.store) : undefined,
     failed: [],
     pdfFailed: [],
     refused: [],

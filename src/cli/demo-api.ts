@@ -6,6 +6,7 @@ import { ClientsRepository } from '../clients/clients.repository.js';
 import type { Store } from '../db/store.js';
 import { DEFAULT_RANGE_MONTHS, lastCompleteMonths } from '../domain/months.js';
 import { busiestHostedCustomer } from './demo-customer.js';
+import { signedPdf } from '../reports/report-signature.js';
 
 const DEMO_CLIENT_NAME = 'afford demo';
 
@@ -40,6 +41,6 @@ export async function writeSamplePdf(store: Store, file: string): Promise<{ cust
   if (!customer) return undefined;
   const input = await buildReportWithTransactions(store, { ...customer, range, currency: 'GBP' });
   if (!input) return undefined;
-  await writeFile(file, await renderReportPdf(input));
+  await writeFile(file, await signedPdf(store, await renderReportPdf(input)));
   return { customerId: customer.customerId, file };
 }

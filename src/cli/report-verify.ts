@@ -2,18 +2,25 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { readableInstant, longMonth } from '../reports/pdf-format.js';
 import { describeValue } from '../reports/report-figure-names.js';
-import { isRefused, provenanceOf, verifyProvenance, type VerifyResult } from '../reports/report-verify.js';
+import { isRefused, provenanceOf, verifyPdf, type VerifyResult } from '../reports/report-verify.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /** Exit codes: 0 the report matches the store, 1 it does not, 2 the file is not a report afford can check. */
+const SIGNATURE_WORDS = {
+  holds: 'signature holds: the file is as afford made it',
+  broken: 'signature does not hold: the file was changed after afford made it (or another store signed it)',
+  none: 'no signature: afford did not sign this file (made before PDFs were signed, or the signature was cut off)',
+} as const;
+
 function describe(file: string, r: VerifyResult): string {
   const lines: string[] = [];
   const what = `customer ${r.customer_id} of client ${r.client_id}, ${longMonth(r.month_from)} to ${longMonth(r.month_to)}, made ${readableInstant(r.generated_at)}`;
   if (r.matches) {
-    lines.push(`${file}: matches the store`, `  ${what}`, `  content hash ${r.content_hash}`);
+    lines.push(`${file}: matches the store`, `  ${what}`, `  content hash ${r.content_hash}`, `  ${SIGNATURE_WORDS[r.signature]}`);
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`${file}: does not match the store`, `  ${what}`, `  content hash in the PDF ${r.content_hash}`, `  content hash now        ${r.recomputed_hash ?? 'none (the customer no longer exists)'}`);
+  lines.push(`${file}: does not match the store`, `  ${what}`, `  content hash in the PDF ${r.content_hash}`, `  content hash now        ${r.recomputed_hash ?? 'none (the customer no longer exists)'}`,
+    `  ${SIGNATURE_WORDS[r.signature]}`);
   if (!r.intact) lines.push('  the figures in the PDF no longer give the hash it carries: the file was altered after it was made');
   if (r.changed_figures.length) {
     lines.push('changed figures:');
@@ -51,7 +58,7 @@ export function registerReportVerify(report: Command): void {
         return setExitCode(2);
       }
       await withStore(cliContext(), async (store) => {
-        const result = await verifyProvenance(store, provenance);
+        const result = await verifyPdf(store, bytes, provenance);
         out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : describe(file, result));
         setExitCode(result.matches ? 0 : 1);
       });

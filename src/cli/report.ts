@@ -9,6 +9,7 @@ import { buildReport, buildReportWithTransactions } from '../reports/report-serv
 import { cliContext, out, setExitCode, withStore, errOut } from './context.js';
 import { resolveCustomerClient } from './customer-client.js';
 import { registerReportVerify } from './report-verify.js';
+import { signedPdf } from '../reports/report-signature.js';
 
 interface ReportOptions {
   from?: string;
@@ -57,7 +58,7 @@ export function registerReport(program: Command): void {
         if (!built) return fail(`no customer ${customerId}`);
         const { report } = built;
         if (opts.pdf) {
-          const pdf = await renderReportPdf(built);
+          const pdf = await signedPdf(store, await renderReportPdf(built));
           const failed = await writeFile(opts.pdf, pdf).then(() => undefined, (err: Error) => err);
           if (failed) return fail(`cannot write ${opts.pdf}: ${failed.message}`);
           errOut(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);

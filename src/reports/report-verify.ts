@@ -13,6 +13,7 @@ import {
   type TransactionRef,
 } from './report-provenance.js';
 import { buildReportWithTransactions } from './report-service.js';
+import { reportSigningKey, signatureState, type SignatureState } from './report-signature.js';
 
 /**
  * `afford report verify` and POST /v1/affordability/report/verify: reads the
@@ -47,8 +48,13 @@ export interface VerifyResult {
   matches: boolean;
   content_hash: string;
   recomputed_hash: string | null;
-  /** False when the figures or transactions in the PDF no longer give the hash it carries: the file was altered. */
+  /** False when the figures or transactions in the PDF no longer give the hash it carries: its embedded data was changed. */
   intact: boolean;
+  /**
+   * Whether the file is byte for byte as afford made it (report-signature.ts): 'holds'; 'broken' when it was
+   * changed since, or signed by another store; 'none' when it carries no signature.
+   */
+  signature: SignatureState;
   customer_id: string;
   client_id: string;
   month_from: string;
@@ -174,8 +180,14 @@ async function transactionChanges(store: Store, p: ReportProvenance, now: Transa
   return changes.sort((a, b) => a.transaction_id.localeCompare(b.transaction_id));
 }
 
+/** A report PDF checked: its provenance against the store, and its signature. */
+export async function verifyPdf(store: Store, pdf: Buffer, p: ReportProvenance): Promise<VerifyResult> {
+  const [result, key] = await Promise.all([verifyProvenance(store, p), reportSigningKey(store)]);
+  return { ...result, signature: signatureState(pdf, key) };
+}
+
 /** Recomputes the report a provenance describes and compares. */
-export async function verifyProvenance(store: Store, p: ReportProvenance): Promise<VerifyResult> {
+export async function verifyProvenance(store: Store, p: ReportProvenance): Promise<Omit<VerifyResult, 'signature'>> {
   const r = p.request;
   const base = {
     content_hash: p.content_hash,

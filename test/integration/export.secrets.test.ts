@@ -153,7 +153,7 @@ describe('what the export gives data teams', () => {
       // Tables and views: the reports are a view over their parts, as in the store.
       const tables = (await rowsAs<{ t: string }>(conn, 'SELECT table_name AS t FROM information_schema.tables ORDER BY 1')).map((r) => r.t);
       expect(tables).toEqual(expect.arrayContaining(['customers', 'transactions', 'accounts', 'dead_letters', 'monthly_category_totals', 'affordability_reports']));
-      for (const credential of ['api_clients', 'api_signing_keys', 'webhook_signing_keys', 'webhook_subscriptions']) expect(tables).not.toContain(credential);
+      for (const credential of ['api_clients', 'api_signing_keys', 'webhook_signing_keys', 'webhook_subscriptions', 'report_signing_keys']) expect(tables).not.toContain(credential);
       const columns = (await rowsAs<{ c: string }>(conn, "SELECT column_name AS c FROM duckdb_columns() WHERE table_name = 'customers'")).map((r) => r.c);
       expect(columns).not.toContain('secret_hash');
       expect(await queryRows(conn, "SELECT hosted, count(*)::INTEGER AS n FROM transactions JOIN customers USING (customer_id) WHERE customer_id = 'cust-s' GROUP BY ALL"))

@@ -9,7 +9,8 @@ import type { AffordabilityReport } from '../../src/reports/report-model.js';
 import { listCustomers } from '../../src/reports/report-repository.js';
 import { renderReportPdf } from '../../src/reports/report-pdf.js';
 import { buildReport, buildReportWithTransactions } from '../../src/reports/report-service.js';
-import { isRefused, provenanceOf, verifyProvenance } from '../../src/reports/report-verify.js';
+import { isRefused, provenanceOf, verifyPdf } from '../../src/reports/report-verify.js';
+import { reportSigningKey, signPdf } from '../../src/reports/report-signature.js';
 import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 /**
@@ -86,11 +87,11 @@ describe('the nightly job, a slice at a time, against the API one customer at a 
       // The job sends a worker only the evidence of raised flags; the API reads all of it: the same bytes either way.
       const m = parsed.metadata;
       const single = await buildReportWithTransactions(ctx.store, { clientId: m.client_id, customerId: m.customer_id, range: RANGES[12]!, currency: 'GBP' }, NOW);
-      expect(pdf.equals(await renderReportPdf(single!)), m.customer_id).toBe(true);
+      expect(pdf.equals(signPdf(await renderReportPdf(single!), await reportSigningKey(ctx.store))), m.customer_id).toBe(true);
       const provenance = provenanceOf(pdf);
       if (!provenance || isRefused(provenance)) throw new Error(`${m.customer_id}: the PDF carries no provenance afford takes`);
-      const result = await verifyProvenance(ctx.store, provenance);
-      expect(result, JSON.stringify(result.changed_figures)).toMatchObject({ matches: true, intact: true, changed_figures: [], changed_transactions: [] });
+      const result = await verifyPdf(ctx.store, pdf, provenance);
+      expect(result, JSON.stringify(result.changed_figures)).toMatchObject({ matches: true, intact: true, signature: 'holds', changed_figures: [], changed_transactions: [] });
     }
   });
 });

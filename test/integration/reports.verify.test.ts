@@ -42,6 +42,7 @@ describe('afford report verify', () => {
   it('says the report matches while the store is unchanged', async () => {
     const out = await run('node', [BIN, 'report', 'verify', pdf], { env });
     expect(out.stdout).toContain(`${pdf}: matches the store`);
+    expect(out.stdout).toContain('signature holds: the file is as afford made it');
     expect(out.stdout).toContain('customer cust-ins-1 of client client-i, January 2024 to March 2024');
   });
 
@@ -111,6 +112,18 @@ describe('POST /v1/affordability/report/verify', () => {
     expect(data.matches).toBe(false);
     expect(data.changed_figures.find((f) => f.figure === 'assessment.income.total.overall_total')).toMatchObject({ was: '8775.50', now: '8825.50', transactions: ['i01'] });
     expect(data.changed_transactions.map((t) => t.change)).toEqual(['later_version', 'deleted']);
+  });
+
+  it('says whether the file is as afford made it: its signature holds, is broken by any change to its bytes, or is not there', async () => {
+    const headers = { ...authHeaders(token, 'client-i'), 'content-type': 'application/pdf' };
+    expect((await verify(pdf, headers)).body).toMatchObject({ data: { signature: 'holds' } });
+    // One byte of the pages changed (the embedded data untouched, so the figures still match), or the signature line cut off.
+    const changed = Buffer.from(pdf);
+    const at = changed.indexOf('/Type /Page');
+    changed[at + 1] = 't'.charCodeAt(0);
+    expect((await verify(changed, headers)).body).toMatchObject({ data: { signature: 'broken' } });
+    const cut = pdf.subarray(0, pdf.lastIndexOf('%afford-signature'));
+    expect((await verify(cut, headers)).body).toMatchObject({ data: { signature: 'none' } });
   });
 
   it("is not found for another client's report, and refuses a body that is not such a PDF", async () => {

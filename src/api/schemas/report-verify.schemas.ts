@@ -15,6 +15,7 @@ const verifyData = z.object({
   content_hash: z.string(),
   recomputed_hash: z.string().nullable(),
   intact: z.boolean(),
+  signature: z.enum(['holds', 'broken', 'none']),
   customer_id: z.string(),
   client_id: z.string(),
   month_from: z.string(),

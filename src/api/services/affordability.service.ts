@@ -4,7 +4,7 @@ import type { AffordabilityReport, ReportRequest } from '../../reports/report-mo
 import { findForeignAccounts } from '../../reports/report-repository.js';
 import { buildReport, buildReportWithTransactions } from '../../reports/report-service.js';
 import { sharedPdfPool, type PdfRenderer } from '../../reports/pdf-pool.js';
-import { isRefused, provenanceOf, verifyProvenance, type VerifyResult } from '../../reports/report-verify.js';
+import { isRefused, provenanceOf, verifyPdf, type VerifyResult } from '../../reports/report-verify.js';
 import { verifySecret } from '../../domain/secrets.js';
 import { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AffordabilityInsights } from '../../reports/insights-model.js';
@@ -13,6 +13,7 @@ import type { CustomerRef } from '../../domain/customer-ref.js';
 import { apiError } from '../errors.js';
 import type { AffordabilityQuery, InsightsQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
+import { signedPdf } from '../../reports/report-signature.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
 export class AffordabilityService {
@@ -34,7 +35,7 @@ export class AffordabilityService {
   async pdf(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<{ pdf: Buffer; report: AffordabilityReport }> {
     const input = await buildReportWithTransactions(this.store, await this.request(customer, q, now), now);
     if (!input) throw apiError('NOT_FOUND');
-    const pdf = await this.renderer.render(input);
+    const pdf = await signedPdf(this.store, await this.renderer.render(input));
     return { pdf, report: input.report };
   }
 
@@ -50,7 +51,7 @@ export class AffordabilityService {
     if (found.request.client_id !== clientId) throw apiError('NOT_FOUND');
     const customer = await this.customers.getCustomer({ clientId, customerId: found.request.customer_id });
     if (customer && !customer.hosted && !(customerSecret && verifySecret(customerSecret, customer.secretHash))) throw apiError('UNAUTHORISED');
-    return verifyProvenance(this.store, found);
+    return verifyPdf(this.store, pdf, found);
   }
 
   /** GET /v1/affordability/insights: the same request, the same checks, the same defaults as the report. */
