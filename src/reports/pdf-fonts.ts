@@ -10,8 +10,13 @@ import { affordError } from '../domain/errors.js';
  * font, and its encoding (WinAnsi) covers English text, £, € and the
  * punctuation the report uses. Text with any character outside WinAnsi (a
  * name in Polish or Chinese, an emoji in a description) is set in DejaVu
- * Sans instead, a TrueType font that pdfkit embeds as a subset, so it is
- * never lost; a document whose text is all WinAnsi embeds no font at all.
+ * Sans instead, a TrueType font that pdfkit embeds as a subset; a document
+ * whose text is all WinAnsi embeds no font at all. DejaVu draws the Latin,
+ * Greek, Cyrillic, Arabic, Hebrew and Armenian scripts and many symbols; a
+ * character it has no glyph for (a Chinese name, an emoji) is written as its
+ * code point, [U+4E2D], rather than drawn as an empty box (drawableText), so
+ * that nothing printed is lost; the PDF's embedded data keeps the text as it
+ * was.
  * DejaVu ships with the npm package dejavu-fonts-ttf, so a fresh install (or
  * a slim container) has it; the system's copy is the fallback.
  */
@@ -147,6 +152,35 @@ const NOT_WIN_ANSI = /[^\x20-\x7e\xa0-\xff\u20ac\u201a\u0192\u201e\u2026\u2020\u
 /** True when the standard fonts cannot show `text`: it needs the embedded Unicode font. */
 export function needsUnicodeFont(text: string): boolean {
   return NOT_WIN_ANSI.test(text);
+}
+
+// Joiners and variation selectors, which shape a sequence (an emoji's) rather than stand for anything themselves.
+const SHAPING = /\u200c|\u200d|[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]/g;
+
+interface Glyphs {
+  hasGlyphForCodePoint(codePoint: number): boolean;
+}
+
+/**
+ * `text` as the embedded Unicode font can draw it: each character it has no
+ * glyph for written as its code point ([U+1F4B8]), and the joiners and
+ * variation selectors of such sequences left out. Text the standard fonts
+ * show is returned as it is, without looking at the font.
+ */
+export function drawableText(text: string): string {
+  if (!needsUnicodeFont(text)) return text;
+  const font = pdfFonts().regular as unknown as Glyphs;
+  let out = '';
+  let missing = false;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (font.hasGlyphForCodePoint(cp)) out += ch;
+    else {
+      missing = true;
+      out += `[U+${cp.toString(16).toUpperCase().padStart(4, '0')}]`;
+    }
+  }
+  return missing ? out.replace(SHAPING, '') : out;
 }
 
 /** DejaVu Sans, parsed once per process: for the text the standard fonts cannot show. */

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
+import { drawableText, needsUnicodeFont, pdfFonts, useStandardFonts } from './pdf-fonts.js';
 import { gatherContent } from './pdf-content.js';
 import { drawLine, paragraph } from './pdf-text.js';
 import { widthOf } from './pdf-text-measure.js';
@@ -105,7 +105,7 @@ export class PdfPage {
     const size = opts.size ?? 9;
     // Control characters (a tab or newline in a description) would break the line or show as boxes.
     // eslint-disable-next-line no-control-regex
-    const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    const clean = drawableText(text.replace(/[\u0000-\u001f\u007f]+/g, ' '));
     // A height of one line with ellipsis keeps a long value on its line, cut short with '…'.
     drawLine(this.font(clean, opts.bold).fontSize(size), clean, x, y, width, { align: opts.align ?? 'left', height: size * 1.25, colour: opts.colour ?? COLOURS.text });
   }
@@ -128,7 +128,8 @@ export class PdfPage {
     const indent = opts.indent ?? 0;
     const width = this.width - indent;
     // The same notes recur in every report: their lines are wrapped once (pdf-text.ts).
-    const lines = paragraph(this.font(text, opts.bold).fontSize(size), text, width);
+    const shown = drawableText(text);
+    const lines = paragraph(this.font(shown, opts.bold).fontSize(size), shown, width);
     this.ensureSpace(lines.height + 4);
     this.doc.fillColor(opts.colour ?? COLOURS.muted);
     lines.draw(this.left + indent, this.y);

@@ -83,6 +83,12 @@ describe('the affordability report as a PDF', () => {
     expect(pageText(file, 1)).toContain('Łucja Żółć, Дмитрий Иванов');
   });
 
+  it('writes a character no font it carries can draw (a Chinese name, an emoji) as its code point, never as an empty box', async () => {
+    const names = { ...year, report: { ...year.report, data: { ...year.report.data, accounts: { ...year.report.data.accounts, holder_names: ['王芳', 'Sam 💸\u200d🎰\ufe0f'] } } } };
+    const text = pageText(await write(dir, 'unseen.pdf', names), 1);
+    expect(text).toContain('[U+738B][U+82B3], Sam [U+1F4B8][U+1F3B0]');
+  });
+
   it('prints every figure of the JSON report, as a person reads an amount', () => {
     const text = poppler('pdftotext', ['-layout', yearPdf, '-']);
     const strings = reportFigures(year.report.data).flatMap(({ figure }) => [
