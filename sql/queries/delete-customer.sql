@@ -33,6 +33,13 @@ DELETE FROM transaction_deletions d WHERE d.client_id = $client_id AND d.custome
 DELETE FROM affordability_report_parts WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM affordability_insights WHERE client_id = $client_id AND customer_id = $customer_id;
 DELETE FROM tasks WHERE client_id = $client_id AND customer_id = $customer_id;
+-- An ingestion task spans customers: it loses the entry that names them (and
+-- why their transactions were refused), and keeps the others'.
+UPDATE tasks SET detail = json_merge_patch(detail, json_object('customer_ids', coalesce((
+    SELECT json_group_array(e) FROM (SELECT unnest(from_json(tasks.detail->'customer_ids', '["JSON"]')) AS e) named
+    WHERE coalesce(e->>'customer_id', e->>'customer_idempotent_identifier') IS DISTINCT FROM $customer_id), '[]'::JSON)))
+WHERE client_id = $client_id AND task_type = 'ingestion'
+  AND list_contains(list_transform(from_json(detail->'customer_ids', '["JSON"]'), e -> coalesce(e->>'customer_id', e->>'customer_idempotent_identifier')), $customer_id);
 -- Their earlier webhooks go too (their bodies name the customer); the
 -- customers.deleted notice is enqueued after this, in the same transaction.
 DELETE FROM webhook_attempts WHERE delivery_id IN (

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { LIMITS, nestsDeeperThan } from '../domain/event-limits.js';
 import { validationError } from './errors.js';
+
+/**
+ * How deep any JSON body may nest: an ingestion body holds events two levels
+ * down, so it is their limit, measured from the body. Deeper JSON would
+ * overflow the stack of whatever walks it next (a schema, JSON.stringify of
+ * a stored definition or of the answer that echoes it).
+ */
+export const MAX_JSON_BODY_DEPTH = LIMITS.jsonDepth + 2;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -8,7 +17,8 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * `otherJsonTypes`, such as the reference's ingestion types) must be valid UTF-8. Fastify's own parser decodes with
  * replacement characters, which would store text the client never sent;
  * this one refuses the body instead, then hands the text to Fastify's parser
- * (which keeps refusing `__proto__` and `constructor` keys).
+ * (which keeps refusing `__proto__` and `constructor` keys), and refuses
+ * JSON nested deeper than MAX_JSON_BODY_DEPTH.
  */
 export function installStrictJsonParser(app: FastifyInstance, otherJsonTypes: readonly string[] = []): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -21,6 +31,9 @@ export function installStrictJsonParser(app: FastifyInstance, otherJsonTypes: re
       done(validationError({ body: 'must be valid UTF-8' }), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (err, value) => {
+      if (!err && nestsDeeperThan(value, MAX_JSON_BODY_DEPTH)) done(validationError({ body: `nests deeper than ${MAX_JSON_BODY_DEPTH} levels` }), undefined);
+      else done(err, value);
+    });
   });
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
-import { apiError } from './errors.js';
+import { apiError, validationError } from './errors.js';
 import { installStrictJsonParser } from './json-body.js';
 import { installErrorHandler } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
@@ -106,9 +106,13 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   });
   const isReady = deps.isReady ?? (() => true);
 
-  // The token call is form-encoded (OAuth 2.0).
+  // The token call is form-encoded (OAuth 2.0), where a parameter must not be given twice (RFC 6749, 3.1): the last
+  // would silently win.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    const params = new URLSearchParams(String(body));
+    const repeated = [...new Set([...params.keys()].filter((k) => params.getAll(k).length > 1))];
+    if (repeated.length > 0) done(validationError(Object.fromEntries(repeated.slice(0, 10).map((k) => [k.slice(0, 100), 'must be given once']))), undefined);
+    else done(null, Object.fromEntries(params));
   });
   // A report PDF to verify, as its bytes.
   app.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: REPORT_PDF_BODY_LIMIT }, (_req, body, done) => done(null, body));

@@ -118,14 +118,20 @@ export function validateAgainstModel(body: BucketDefinitionBody): FieldErrors {
 export type BucketLookup = Record<string, Record<string, { bucket_l1: string; bucket_l2: string }>>;
 export type CategoryLookup = Record<string, Record<string, CategoryPair>>;
 
+// Built in Maps, then made plain objects: a name such as `constructor` or `__proto__`, which an object inherits,
+// would otherwise find the inherited value (and write onto it) instead of a key of its own.
+const plain = <V>(m: Map<string, V>): Record<string, V> => Object.fromEntries(m);
+
 export function bucketLookup(body: BucketDefinitionBody): BucketLookup {
-  const out: BucketLookup = {};
+  const out = new Map<string, Map<string, { bucket_l1: string; bucket_l2: string }>>();
   for (const g of body.buckets) {
     for (const c of g.criteria) {
-      (out[c.category_l1] ??= {})[c.category_l2] = { bucket_l1: g.bucket_l1, bucket_l2: c.bucket_l2 };
+      let inner = out.get(c.category_l1);
+      if (!inner) out.set(c.category_l1, (inner = new Map()));
+      inner.set(c.category_l2, { bucket_l1: g.bucket_l1, bucket_l2: c.bucket_l2 });
     }
   }
-  return out;
+  return plain(new Map([...out].map(([k, v]) => [k, plain(v)])));
 }
 
 /**
@@ -133,14 +139,15 @@ export function bucketLookup(body: BucketDefinitionBody): BucketLookup {
  * transaction. Where several pairs share a bucket L2, the first criterion wins.
  */
 export function categoryLookup(body: BucketDefinitionBody): CategoryLookup {
-  const out: CategoryLookup = {};
+  const out = new Map<string, Map<string, CategoryPair>>();
   for (const g of body.buckets) {
-    const inner = (out[g.bucket_l1] ??= {});
+    let inner = out.get(g.bucket_l1);
+    if (!inner) out.set(g.bucket_l1, (inner = new Map()));
     for (const c of g.criteria) {
-      inner[c.bucket_l2] ??= { category_l1: c.category_l1, category_l2: c.category_l2 };
+      if (!inner.has(c.bucket_l2)) inner.set(c.bucket_l2, { category_l1: c.category_l1, category_l2: c.category_l2 });
     }
   }
-  return out;
+  return plain(new Map([...out].map(([k, v]) => [k, plain(v)])));
 }
 
 export function unbucketedCategories(body: BucketDefinitionBody): CategoryPair[] {

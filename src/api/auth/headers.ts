@@ -34,7 +34,8 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
 }
 
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header(headers, 'authorization') ?? '');
+  // The scheme's name is case-insensitive (RFC 9110, 11.1).
+  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/i.exec(header(headers, 'authorization') ?? '');
   return match?.[1];
 }
 
@@ -44,7 +45,7 @@ export interface BasicCredentials {
 }
 
 export function basicCredentials(headers: IncomingHttpHeaders): BasicCredentials | undefined {
-  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header(headers, 'authorization') ?? '');
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header(headers, 'authorization') ?? '');
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');

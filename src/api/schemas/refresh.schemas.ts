@@ -1,16 +1,26 @@
 import { z } from 'zod';
-import { envelopeOf } from './common.js';
+import { dateOrInstantParam, envelopeOf } from './common.js';
+import { dayOrInstant } from '../../domain/timestamps.js';
+import { HEADER_UNSAFE } from '../../domain/header-text.js';
 
 export const OP_REFRESH_POST = 'v1_open_banking_refresh_post';
 export const OP_REFRESH_GET = 'v1_open_banking_refresh_get';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/, 'must be a date formatted YYYY-MM-DD or an RFC 3339 timestamp');
+/** A real date or instant, as every date parameter is (common.ts). */
+const day = dateOrInstantParam;
 
-export const refreshBody = z.object({
-  provider: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  from: day.optional(),
-  to: day.optional(),
-});
+export const refreshBody = z
+  .object({
+    // Echoed in the answer and the webhook: one line of text, as an id is.
+    provider: z.string().min(1, 'is required').max(200, 'must be at most 200 characters').refine((s) => !HEADER_UNSAFE.test(s), 'must not hold a control character, nor begin or end with a space'),
+    from: day.optional(),
+    to: day.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.from !== undefined && b.to !== undefined && Date.parse(dayOrInstant(b.from)) > Date.parse(dayOrInstant(b.to))) {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
+    }
+  });
 
 export const taskIdParams = z.object({ task_id: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') });
 

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
+
+const CLIENT = 'client-w';
+
+/** Text of JSON nested `depth` arrays deep (built as text: JSON.stringify itself would overflow the stack). */
+const nested = (depth: number): string => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+
+describe('write and task routes given hostile input', () => {
+  let db: ReturnType<typeof tempDbPath>;
+  let service: ServiceUnderTest;
+  let auth: Record<string, string>;
+  const send = async (method: string, path: string, body: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${service.base}${path}`, { method, headers: { ...auth, 'content-type': 'application/json', ...headers }, body });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    db = tempDbPath();
+    service = await ServiceUnderTest.open(db.dbPath, { api: true });
+    auth = await service.auth(CLIENT);
+  });
+  afterAll(async () => {
+    await service.close();
+    db.cleanup();
+  });
+
+  it('refuses any JSON body nested deeper than 34 levels with 400, before a route stores what it could not read back', async () => {
+    for (const depth of [35, 4113, 100_000]) {
+      const body = `{"name":"deep","categorisation_model":"uk-v2","buckets":[{"bucket_l1":"b","additional_data":{"d":${nested(depth)}},"criteria":[{"bucket_l2":"c","category_l1":"income","category_l2":"salary"}]}]}`;
+      const res = await send('POST', '/aggregations/v2/buckets', body);
+      expect({ depth, status: res.status, errors: res.body['errors'] }).toEqual({ depth, status: 400, errors: { body: 'nests deeper than 34 levels' } });
+    }
+  });
+
+  it("keeps a bucket named like an object's own properties in the lookups, and changes nothing outside them", async () => {
+    const crit = (l2: string, c1: string, c2: string) => ({ bucket_l2: l2, category_l1: c1, category_l2: c2 });
+    const body = { name: 'proto', categorisation_model: 'uk-v2', buckets: [
+      { bucket_l1: 'constructor', criteria: [crit('salary_bucket', 'income', 'salary')] },
+      { bucket_l1: 'housing', criteria: [crit('constructor', 'mortgage_and_rent', 'rent'), crit('value_of', 'mortgage_and_rent', 'mortgage')] },
+    ] };
+    const created = await send('POST', '/aggregations/v2/buckets', JSON.stringify(body));
+    expect(created.status).toBe(201);
+    const id = (created.body['data'] as { bucket_id: string }).bucket_id;
+    const read = await service.call<{ metadata: { category_lookup: object } }>('GET', `/aggregations/v2/buckets/${id}?category_lookup`, { headers: auth });
+    expect(read.body.metadata.category_lookup).toEqual({
+      constructor: { salary_bucket: { category_l1: 'income', category_l2: 'salary' } },
+      housing: { constructor: { category_l1: 'mortgage_and_rent', category_l2: 'rent' }, value_of: { category_l1: 'mortgage_and_rent', category_l2: 'mortgage' } },
+    });
+    expect((Object as unknown as Record<string, unknown>)['salary_bucket']).toBeUndefined();
+  });
+
+  it('refuses a refresh whose dates do not exist or run backwards, or whose provider is not one line', async () => {
+    const refresh = (body: object) => send('POST', '/v1/open-banking/refresh', JSON.stringify(body), { 'x-customer-id': 'cust-w' });
+    await service.ingest([{ event_id: 'w-1', type: 'transaction.upserted', occurred_at: '2024-03-10T10:00:00Z', client_id: CLIENT, customer_id: 'cust-w', data: transactionData('tx-w') }]);
+    for (const [body, field] of [
+      [{ provider: 'x', from: '2024-13-45' }, 'from'],
+      [{ provider: 'x', to: '9999-99-99T99:99:99Z' }, 'to'],
+      [{ provider: 'x', from: '2024-01-01T:::::Z' }, 'from'],
+      [{ provider: 'x', from: '2024-03-01', to: '2024-02-01' }, 'from'],
+      [{ provider: 'line one\nline two' }, 'provider'],
+    ] as const) {
+      const res = await refresh(body);
+      expect({ body, status: res.status, field: Object.keys((res.body['errors'] ?? {}) as object) }).toEqual({ body, status: 400, field: [field] });
+    }
+    expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
+  });
+
+  it("takes an ingestion task's entry for a customer away with the customer, and keeps the others'", async () => {
+    const body = JSON.stringify([
+      { customer_id: 'cust-gone', transactions: [transactionData('g-1')] },
+      { customer_id: 'cust-kept', transactions: [transactionData('k-1')] },
+    ]);
+    const accepted = await send('POST', '/v2/ingest/transactions', body);
+    expect(accepted.status).toBe(202);
+    const taskId = (accepted.body['metadata'] as { task_id: string }).task_id;
+    await service.ingest([{ event_id: 'del-gone', type: 'customer.deleted', occurred_at: new Date().toISOString(), client_id: CLIENT, customer_id: 'cust-gone', data: {} }]);
+    const task = await service.call<{ data: Array<Record<string, unknown>> }>('GET', `/ingestion/v3/tasks/${taskId}`, { headers: auth });
+    expect(task.status).toBe(200);
+    expect(JSON.stringify(task.body)).not.toContain('cust-gone');
+    expect(task.body.data).toEqual([expect.objectContaining({ customer_id: 'cust-kept' })]);
+  });
+
+  it('reads the token call as RFC 6749 has it: the scheme in any case, and no parameter given twice', async () => {
+    // The harness's clients have the secret `<client id>-secret`.
+    await service.auth('client-t');
+    const secret = 'client-t-secret';
+    const token = (form: string, scheme = 'Basic') => fetch(`${service.base}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': 'client-t', authorization: `${scheme} ${Buffer.from(`client-t:${secret}`).toString('base64')}` },
+      body: form,
+    }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }));
+    expect((await token('grant_type=client_credentials', 'basic')).status).toBe(200);
+    const twice = await token('grant_type=password&grant_type=client_credentials');
+    expect(twice).toMatchObject({ status: 400, body: { errors: { grant_type: 'must be given once' } } });
+  });
+});
