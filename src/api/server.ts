@@ -27,7 +27,8 @@ import { oauthRoutes } from './routes/oauth.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
 import { transactionsRoutes } from './routes/transactions.routes.js';
 import { refreshRoutes } from './routes/refresh.routes.js';
-import { ingestRoutes, type ForeignCustomers } from './routes/ingest.routes.js';
+import { ingestRoutes } from './routes/ingest.routes.js';
+import type { ForeignCustomers } from './services/foreign-customers.js';
 import { INGEST_CONTENT_TYPES } from './schemas/ingest.schemas.js';
 import { jwksRoutes } from './routes/jwks.routes.js';
 import { reportVerifyRoutes } from './routes/report-verify.routes.js';
@@ -140,7 +141,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const stopListening = onDataChange(deps.store, (change) => cache.invalidate(change));
   app.addHook('onClose', async () => stopListening());
   const clock = deps.clock ?? systemClock;
-  const services = createServices(deps.store, tokens, clock, cache);
+  const services = createServices(deps.store, tokens, clock, cache, deps.foreignCustomers);
   await services.buckets.installBuiltIns();
   const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers), { cache, clock });
 

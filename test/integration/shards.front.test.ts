@@ -324,6 +324,27 @@ describe('two shards behind the nginx front', () => {
     expect((after.body as { data: Array<{ transaction_id: string }> }).data.map((t) => t.transaction_id).sort()).toEqual([`${first}-t1`, `${first}-t2`]);
   }, 30_000);
 
+  it("verifies a report PDF through the front on its customer's own shard, whichever shard the front asks first", async () => {
+    for (const shard of [0, 1]) {
+      const c = customers.find((x) => route.shardOf(x.id, PARTITIONS, 2) === shard) as Customer;
+      const res = await fetch(`${front.url}/v1/affordability/report?month_from=2024-01&month_to=2024-06&format=pdf`, {
+        headers: { authorization: `Bearer ${viaFront.token}`, 'x-client-id': CLIENT, ...customerHeaders(c) },
+      });
+      expect(res.status).toBe(200);
+      const pdf = new Uint8Array(await res.arrayBuffer());
+      // The front sends the call to either shard first: four times each, so that both orders come up.
+      for (let i = 0; i < 4; i++) {
+        const verified = await fetch(`${front.url}/v1/affordability/report/verify`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${viaFront.token}`, 'x-client-id': CLIENT, 'content-type': 'application/pdf', ...(c.secret ? { 'x-customer-secret': c.secret } : {}) },
+          body: pdf,
+        });
+        const body = (await verified.json()) as { data?: { matches: boolean; signature: string; customer_exists: boolean } };
+        expect({ shard, try: i, status: verified.status, ...body.data }).toMatchObject({ shard, try: i, status: 200, matches: true, signature: 'holds', customer_exists: true });
+      }
+    }
+  }, 30_000);
+
   it('loses nothing when a shard is killed and restarted, and meanwhile answers 503 for its customers only', async () => {
     const down = shards[1] as ServeNode;
     down.worker.kill('SIGKILL');

@@ -5,6 +5,7 @@ import { requireClient } from '../auth/context.js';
 import { envelope } from '../envelope.js';
 import { apiError, validationError } from '../errors.js';
 import type { Router } from '../router.js';
+import type { ForeignCustomers } from '../services/foreign-customers.js';
 import {
   INGEST_CONTENT_TYPES,
   OP_INGEST_STATUS_GET,
@@ -48,8 +49,6 @@ function subTaskStatus(task: Task, sub: SubTask): { status: WholeStatus; result?
 
 const knownSchema = (value: unknown) => (INGEST_CONTENT_TYPES as readonly unknown[]).includes(value) ? (value as (typeof INGEST_CONTENT_TYPES)[number]) : undefined;
 
-/** Of these customers, the ones another shard owns (with several shards); none on a single node. */
-export type ForeignCustomers = (customerIds: readonly string[]) => Promise<string[]>;
 
 /**
  * With several shards, a request is applied by the shard that owns all its

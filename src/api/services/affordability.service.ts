@@ -14,6 +14,7 @@ import { apiError } from '../errors.js';
 import type { AffordabilityQuery, InsightsQuery } from '../schemas/affordability.schemas.js';
 import { resolveMonthRange } from './month-range.js';
 import { signedPdf } from '../../reports/report-signature.js';
+import type { ForeignCustomers } from './foreign-customers.js';
 
 /** GET /v1/affordability/report: the report model of src/reports, for one authenticated customer. */
 export class AffordabilityService {
@@ -22,6 +23,7 @@ export class AffordabilityService {
     private readonly clock: Clock = systemClock,
     private readonly renderer: PdfRenderer = sharedPdfPool(),
     private readonly customers: CustomersRepository = new CustomersRepository(store),
+    private readonly foreign?: ForeignCustomers,
   ) {}
 
   async report(customer: CustomerRef, q: AffordabilityQuery, now: Date = this.clock()): Promise<AffordabilityReport> {
@@ -49,6 +51,8 @@ export class AffordabilityService {
     if (!found) throw apiError('FAILED_VALIDATION', { errors: { body: 'is not a report PDF that afford made (or another program saved it again)' } });
     if (isRefused(found)) throw apiError('FAILED_VALIDATION', { errors: { body: `carries report data that afford did not make: ${found.refused}` } });
     if (found.request.client_id !== clientId) throw apiError('NOT_FOUND');
+    // With several shards, the customer's own shard answers (the front asks each in turn): its store, and its signing key.
+    if (this.foreign && (await this.foreign([found.request.customer_id])).length > 0) throw apiError('NOT_FOUND');
     const customer = await this.customers.getCustomer({ clientId, customerId: found.request.customer_id });
     if (customer && !customer.hosted && !(customerSecret && verifySecret(customerSecret, customer.secretHash))) throw apiError('UNAUTHORISED');
     return verifyPdf(this.store, pdf, found);

@@ -20,6 +20,7 @@ import { CategoryTotalsService } from './category-totals.service.js';
 import { CustomerApplicationsService } from './customer-applications.service.js';
 import { OAuthService } from './oauth.service.js';
 import { TransactionsService } from './transactions.service.js';
+import type { ForeignCustomers } from './foreign-customers.js';
 
 /** Every service of the API, built once per server from the store. Later resources add theirs here. */
 export interface ApiServices {
@@ -41,7 +42,7 @@ export interface ApiServices {
  * `clock` is what "now" means for the default month ranges; tests pin it.
  * `cache` keeps the clients and customers every call looks up (off unless given).
  */
-export function createServices(store: Store, tokens: TokenService, clock: Clock = systemClock, cache: ReadCache = new ReadCache(0)): ApiServices {
+export function createServices(store: Store, tokens: TokenService, clock: Clock = systemClock, cache: ReadCache = new ReadCache(0), foreign?: ForeignCustomers): ApiServices {
   const monthlyTotals = new MonthlyTotalsRepository(store);
   const buckets = new BucketsService(new BucketDefinitionsRepository(store));
   const clients = new CachedClientsRepository(store, cache);
@@ -57,6 +58,6 @@ export function createServices(store: Store, tokens: TokenService, clock: Clock 
     applications: new CustomerApplicationsService(new CustomerApplicationsRepository(store), clock),
     categories: new CategoriesService(),
     categoryTotals: new CategoryTotalsService(monthlyTotals, clock),
-    affordability: new AffordabilityService(store, clock),
+    affordability: new AffordabilityService(store, clock, undefined, undefined, foreign),
   };
 }
