@@ -4,7 +4,8 @@
 -- handled (its deletion would then be skipped, and its notice never sent).
 -- An event handled before this was keyed by its id alone: its client is
 -- taken from the deletion's tombstone or the notice's webhook where either
--- is still there, and is left '' otherwise, which every client's lookup
+-- is still there (a webhook's key is 'event:' and the event id), and is
+-- left '' otherwise, which every client's lookup
 -- matches (sql/queries/ingest/handled-events.sql), so that a replay of such
 -- an event still changes nothing.
 CREATE TABLE handled_events_new (
@@ -21,7 +22,7 @@ FROM handled_events h
 LEFT JOIN (
     SELECT client_id, event_id FROM tombstones WHERE record_type = 'customer'
     UNION
-    SELECT client_id, event_key FROM webhook_outbox WHERE client_id IS NOT NULL
+    SELECT client_id, substr(event_key, length('event:') + 1) FROM webhook_outbox WHERE event_key LIKE 'event:%'
 ) c ON c.event_id = h.event_id;
 
 DROP TABLE handled_events;

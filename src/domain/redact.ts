@@ -90,7 +90,9 @@ function redactParsed(root: unknown, found: string[], depth: number): { root: un
 // read: the key written with escapes, in single quotes, with its quotes escaped (JSON inside a string), without its
 // colon, or with an array or object for its value; and a compound key (customer_secret, apiKey) followed by a value
 // after a space. A single word (a description's "TOKEN PURCHASE") is not a key.
-const LOOSE_CREDENTIAL_KEY = /(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_-]*[_\s-])?(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["'\\]*\s*[:"'=[{]/i;
+// Whatever comes before the word: a pattern for what may precede it only moved where the match starts, and made a
+// long run of dashes cost the square of its length.
+const LOOSE_CREDENTIAL_KEY = /(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["'\\]*\s*[:"'=[{]/i;
 const LOOSE_COMPOUND_KEY = /[A-Za-z0-9][_-](?:secret|password|passwd|token|api[_-]?key|apikey|authorization)\s+[^\s]/i;
 const LOOSE_CAMEL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Token|ApiKey|Apikey|Authorization)(?:["'\\]*\s*[:"'=[{]|\s+[^\s])/;
 const REDACTED_PAIR = /"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"/g;

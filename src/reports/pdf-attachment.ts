@@ -60,8 +60,12 @@ export const EMBEDDED_LIMITS = {
   fileBytes: 8 * 1024 * 1024,
   /** Text inflated from all of them together. */
   totalBytes: 16 * 1024 * 1024,
-  /** Embedded-file streams looked at. */
+  /** Embedded-file streams inflated. */
   files: 8,
+  /** Places that name an embedded file, looked at, whether or not a stream is found there. */
+  matches: 64,
+  /** How far around such a place its dictionary and its stream are looked for. */
+  window: 4096,
 } as const;
 
 const EMBEDDED_FILE = /\/Type\s*\/EmbeddedFile\b/g;
@@ -77,11 +81,17 @@ export function* readEmbeddedFiles(pdf: Buffer): Generator<string> {
   const text = pdf.toString('latin1');
   let files = 0;
   let inflated = 0;
+  let matches = 0;
   for (const match of text.matchAll(EMBEDDED_FILE)) {
-    if (files === EMBEDDED_LIMITS.files || inflated >= EMBEDDED_LIMITS.totalBytes) return;
-    const dictStart = text.lastIndexOf('<<', match.index);
-    const streamAt = text.indexOf('stream', match.index);
-    if (dictStart < 0 || streamAt < 0) continue;
+    // Every place counts, found or not, and each is looked at within a window: a file of thousands of such names
+    // with no stream after them cost the square of its size.
+    if (++matches > EMBEDDED_LIMITS.matches || files === EMBEDDED_LIMITS.files || inflated >= EMBEDDED_LIMITS.totalBytes) return;
+    const from = Math.max(0, match.index - EMBEDDED_LIMITS.window);
+    const before = text.slice(from, match.index).lastIndexOf('<<');
+    const after = text.slice(match.index, match.index + EMBEDDED_LIMITS.window).indexOf('stream');
+    if (before < 0 || after < 0) continue;
+    const dictStart = from + before;
+    const streamAt = match.index + after;
     const dict = text.slice(dictStart, streamAt);
     const length = /\/Length\s+(\d+)\b(?!\s+\d+\s+R)/.exec(dict);
     if (!length) continue;

@@ -73,7 +73,7 @@ describe('events with effects beyond rows, handled once per client', () => {
       INSERT INTO handled_events (event_id, type) VALUES ('old-del', 'customer.deleted'), ('old-pay', 'payment.status_updated'), ('old-lost', 'payment.status_updated');
       INSERT INTO tombstones VALUES ('customer', 'client-a', 'cust-x', 'cust-x', TIMESTAMP '2024-03-10 00:00:00', 'old-del');
       INSERT INTO webhook_outbox (delivery_id, subscription_id, client_id, event_key, event, customer_id, body, status, attempts, created_at, updated_at)
-      VALUES ('d-1', 's-1', 'client-b', 'old-pay', 'payment.single.status_updated', 'cust-b', '{}', 'delivered', 1, current_timestamp, current_timestamp);
+      VALUES ('d-1', 's-1', 'client-b', 'event:old-pay', 'payment.single.status_updated', 'cust-b', '{}', 'delivered', 1, current_timestamp, current_timestamp);
     `);
     conn.closeSync();
     instance.closeSync();

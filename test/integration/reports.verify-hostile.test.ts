@@ -44,6 +44,15 @@ describe('reading a PDF made to cost the reader', () => {
     expect(read).toHaveLength(2);
   });
 
+  it('looks at no more than 64 places that name an embedded file, streams or not, so a file of thousands of names costs no more', () => {
+    // Each name far from any stream (more than EMBEDDED_LIMITS.window apart), so none of them is a file.
+    const names = Buffer.from(`<<${`/Type /EmbeddedFile${' '.repeat(EMBEDDED_LIMITS.window)}`.repeat(EMBEDDED_LIMITS.matches)}>>\n`, 'latin1');
+    const real = embedded(deflateSync(Buffer.from(JSON.stringify(provenance()))));
+    // The names come first, the report's own file after them: it is never reached.
+    expect(provenanceOf(Buffer.concat([names, real]))).toBeUndefined();
+    expect(provenanceOf(real)).toBeDefined();
+  });
+
   it('refuses, with the reason, what says it is a provenance but no report could carry', () => {
     const refused = (p: object) => {
       const found = provenanceOf(pdfOf(p));
