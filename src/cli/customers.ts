@@ -4,6 +4,8 @@ import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { BatchResult } from '../ingest/types.js';
 import { cliContext, errOut, out, setExitCode, withPipeline } from './context.js';
 import { resolveCustomerClient } from './customer-client.js';
+import { queryFile } from '../db/script.js';
+import { msFromDb } from '../domain/timestamps.js';
 
 export type CustomerDeletionOutcome = { deleted: true; clientId: string; result: BatchResult } | { deleted: false; reason: string };
 
@@ -16,10 +18,15 @@ export type CustomerDeletionOutcome = { deleted: true; clientId: string; result:
 export async function deleteCustomer(pipeline: IngestPipeline, customerId: string, client?: string): Promise<CustomerDeletionOutcome> {
   const customer = await resolveCustomerClient(pipeline.store, customerId, client);
   if (!customer.ok) return { deleted: false, reason: customer.reason };
+  // Newer than everything stored about them, a record stamped ahead of this clock included: a deletion removes only
+  // what it is newer than.
+  const [row] = await pipeline.store.read((conn) =>
+    queryFile<{ newest: string | null }>(conn, 'queries/customer-newest-version', { client_id: customer.clientId, customer_id: customerId }, { newest: 'text' }));
+  const occurredAt = Math.max(Date.now(), row?.newest ? msFromDb(row.newest) + 1 : 0);
   const event = {
     event_id: `cli-delete:${randomUUID()}`,
     type: 'customer.deleted',
-    occurred_at: new Date().toISOString(),
+    occurred_at: new Date(occurredAt).toISOString(),
     client_id: customer.clientId,
     customer_id: customerId,
     data: {},

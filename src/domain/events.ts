@@ -145,7 +145,9 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.object({ ...envelopeBase, type: z.literal('transaction.deleted'), data: z.object({ transaction_id: id }) }),
   z.object({ ...envelopeBase, type: z.literal('account.upserted'), data: accountSchema }),
   z.object({ ...envelopeBase, type: z.literal('application.upserted'), data: applicationSchema }),
-  z.object({ ...envelopeBase, type: z.literal('customer.deleted'), data: z.object({}).passthrough().default({}) }),
+  // Any id a customer may have been stored under, one that no header can name included (stored before ids had to
+  // be): a deletion must be able to remove them.
+  z.object({ ...envelopeBase, client_id: id, customer_id: id, type: z.literal('customer.deleted'), data: z.object({}).passthrough().default({}) }),
   z.object({ ...envelopeBase, type: z.literal('payment.status_updated'), data: paymentSchema }),
 ]);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deleteCustomer } from '../../src/cli/customers.js';
 import { verifySecret } from '../../src/domain/secrets.js';
 import { rows, tempStore } from '../helpers/store.js';
 import { transactionData } from '../helpers/webhooks.js';
@@ -166,6 +167,33 @@ describe("a customer's deletion against records newer than it", () => {
       const result = await ctx.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file', sourceRef: 'secret.ndjson', lineNumber: i + 1 } })));
       expect(result.deadLetters.map((d) => [d.ref.lineNumber, d.reason])).toEqual([[3, "customer_secret: does not match the customer's secret"]]);
       expect(await rows(ctx.store, `SELECT transaction_id FROM transactions ORDER BY 1`)).toEqual([{ transaction_id: 'tx-new' }]);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
+  it("removes everything when the operator deletes (afford customers delete), a record stamped ahead of the clock included", async () => {
+    const ctx = await tempStore();
+    try {
+      // Twenty days ahead: within what ingest takes (30), and newer than any deletion stamped with the clock.
+      const ahead = new Date(Date.now() + 20 * 86_400_000).toISOString();
+      const result = await ctx.pipeline.ingest([upsert('e30', ahead, 'tx-ahead', '1.00'), account('e31', ahead, 'acc-ahead', '5.00')]
+        .map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file', sourceRef: 'ahead.ndjson', lineNumber: i + 1 } })));
+      expect(result.deadLetters).toEqual([]);
+      expect(await deleteCustomer(ctx.pipeline, CUSTOMER, CLIENT)).toMatchObject({ deleted: true });
+      const left = await state(ctx.store);
+      expect({ transactions: left.transactions, accounts: left.accounts, customers: left.customers }).toEqual({ transactions: [], accounts: [], customers: [] });
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
+  it('deletes a customer stored under an id no header can name (one stored before such ids were refused)', async () => {
+    const ctx = await tempStore();
+    try {
+      await ctx.store.write((conn) => conn.run("INSERT INTO customers (client_id, customer_id, hosted, secret_hash) VALUES ('client-order', 'cust-space ', true, NULL)"));
+      expect(await deleteCustomer(ctx.pipeline, 'cust-space ', CLIENT)).toMatchObject({ deleted: true });
+      expect(await rows(ctx.store, "SELECT customer_id FROM customers")).toEqual([]);
     } finally {
       await ctx.cleanup();
     }
