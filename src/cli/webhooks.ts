@@ -56,6 +56,13 @@ function parseAddOptions(opts: AddOptions): ValidSubscription | undefined {
   }
 }
 
+/** A subscription the store refuses (a second active one to a URL): one line and exit code 2, as a bad argument. */
+const refusal = (name: string) => (err: unknown): undefined => {
+  if (errorCode(err) !== 'SUBSCRIPTION_INVALID') throw err;
+  fail(name, (err as Error).message);
+  return undefined;
+};
+
 export function registerWebhooks(program: Command): void {
   const webhooks = program
     .command('webhooks')
@@ -76,10 +83,12 @@ export function registerWebhooks(program: Command): void {
       const valid = parseAddOptions(opts);
       if (!valid) return;
       const ctx = cliContext();
-      const { created, known } = await withStore(ctx, async (store) => {
+      const added = await withStore(ctx, async (store) => {
         const repo = new SubscriptionsRepository(store);
         return { created: await repo.add(valid), known: await repo.clientKnown(valid.clientId) };
-      });
+      }).catch(refusal('add'));
+      if (!added) return;
+      const { created, known } = added;
       if (opts.json) out(`${JSON.stringify({ subscription_id: created.subscriptionId, active: created.active })}\n`);
       else out(`added ${describeSubscription(created)}\n`);
       if (!known) warn(`note: client ${valid.clientId} has no API credentials and no customers yet\n`);
@@ -103,7 +112,8 @@ export function registerWebhooks(program: Command): void {
       .description(active ? 'send events to this subscription again' : 'stop sending events to this subscription, pending redeliveries included')
       .action(async (subscriptionId: string) => {
         const ctx = cliContext();
-        const found = await withStore(ctx, (store) => new SubscriptionsRepository(store).setActive(subscriptionId, active));
+        const found = await withStore(ctx, (store) => new SubscriptionsRepository(store).setActive(subscriptionId, active)).catch(refusal(name));
+        if (found === undefined) return;
         if (!found) fail(name, `no subscription ${subscriptionId}`);
         else out(`${subscriptionId} ${active ? 'activated' : 'deactivated'}\n`);
       });

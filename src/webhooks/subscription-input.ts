@@ -53,6 +53,8 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must use https (or http)');
   if (url.username || url.password) throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must not carry credentials; use --header instead');
+  // As stored: percent-encoding can make a URL several times longer than it was typed.
+  if (url.toString().length > MAX_URL_LENGTH) throw affordError('SUBSCRIPTION_INVALID', `the webhook URL must be at most ${MAX_URL_LENGTH} characters, percent-encoded`);
 
   const events = [...new Set(input.events.map((e) => e.trim()).filter(Boolean))];
   if (events.length === 0) throw affordError('SUBSCRIPTION_INVALID', `choose at least one event: ${WEBHOOK_EVENT_NAMES.join(', ')}`);

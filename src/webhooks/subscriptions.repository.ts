@@ -97,8 +97,16 @@ export class SubscriptionsRepository {
     return rows.map(toSubscription);
   }
 
-  /** False when there is no such subscription. */
+  /** False when there is no such subscription; refused when activating it would make a second active one to its URL. */
   async setActive(subscriptionId: string, active: boolean): Promise<boolean> {
+    if (active) {
+      const all = await this.list();
+      const it = all.find((s) => s.subscriptionId === subscriptionId);
+      const same = it && all.find((s) => s.active && s.subscriptionId !== subscriptionId && s.clientId === it.clientId && s.url === it.url);
+      if (it && same) {
+        throw affordError('SUBSCRIPTION_INVALID', `client ${it.clientId} already has an active subscription to this URL (${same.subscriptionId}): pause it first`);
+      }
+    }
     const shared = clientStateWriter(this.store);
     if (shared) {
       const found = (await this.list()).find((s) => s.subscriptionId === subscriptionId);

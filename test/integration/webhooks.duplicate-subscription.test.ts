@@ -15,7 +15,9 @@ describe("a client's second subscription to a URL", () => {
       await subscriptions.add({ ...input, clientId: 'client-b' });
       await subscriptions.add({ ...input, url: 'https://hooks.example.com/other' });
       expect(await subscriptions.setActive(first.subscriptionId, false)).toBe(true);
-      await subscriptions.add(input);
+      const second = await subscriptions.add(input);
+      // Nor may the first be activated again beside the second.
+      await expect(subscriptions.setActive(first.subscriptionId, true)).rejects.toThrow(`already has an active subscription to this URL (${second.subscriptionId})`);
       expect((await subscriptions.list('client-a')).filter((s) => s.active).map((s) => s.url).sort()).toEqual(['https://hooks.example.com/afford', 'https://hooks.example.com/other']);
     } finally {
       await ctx.cleanup();

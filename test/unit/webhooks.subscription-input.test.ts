@@ -21,6 +21,8 @@ describe('a subscription as given', () => {
     }
     expect(refusal(() => validateSubscription({ ...base, headers: { 'X-Note': 'x'.repeat(MAX_HEADER_VALUE + 1) } }))).toMatch(/at most 4096 characters/);
     expect(refusal(() => validateSubscription({ ...base, url: `https://hooks.example.com/${'x'.repeat(MAX_URL_LENGTH)}` }))).toMatch(/at most 2048 characters/);
+    // Short as typed, long once percent-encoded, as it would be stored and sent.
+    expect(refusal(() => validateSubscription({ ...base, url: `https://hooks.example.com/${'é'.repeat(400)}` }))).toMatch(/at most 2048 characters, percent-encoded/);
     // What a header can carry is kept.
     expect(validateSubscription({ ...base, headers: { Authorization: 'Bearer abc.def', 'X-Tabbed': 'a\tb', 'X-Latin': 'café' } }).headers)
       .toEqual({ Authorization: 'Bearer abc.def', 'X-Tabbed': 'a\tb', 'X-Latin': 'café' });
