@@ -26,7 +26,12 @@ describe('income streams of employers named in any script', () => {
   beforeAll(async () => {
     api = await startApi();
     token = (await api.token(await api.createClient(CLIENT))).access_token;
-    const events = [...payslips('cust-latin', 'ROMASHKA PAYROLL', 'ETAIREIA PAYROLL'), ...payslips('cust-scripts', 'ООО РОМАШКА ЗАРПЛАТА', 'ΕΤΑΙΡΕΙΑ ΜΙΣΘΟΔΟΣΙΑ')];
+    const events = [
+      ...payslips('cust-latin', 'ROMASHKA PAYROLL', 'ETAIREIA PAYROLL'),
+      ...payslips('cust-scripts', 'ООО РОМАШКА ЗАРПЛАТА', 'ΕΤΑΙΡΕΙΑ ΜΙΣΘΟΔΟΣΙΑ'),
+      // Two names a vowel sign tells apart.
+      ...payslips('cust-marks', 'कोमल ट्रेडर्स वेतन', 'कमल ट्रेडर्स वेतन'),
+    ];
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 's.ndjson', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
   });
@@ -39,7 +44,7 @@ describe('income streams of employers named in any script', () => {
       .sort((a, b) => a.monthly.localeCompare(b.monthly));
   };
 
-  it('keeps two employers named in Cyrillic and Greek apart, as it does the same two named in Latin letters', async () => {
+  it('keeps apart two employers named in Cyrillic and Greek, or in Devanagari told apart by a vowel sign, as it does the same two in Latin letters', async () => {
     expect(await streams('cust-latin')).toEqual([
       { name: 'ROMASHKA PAYROLL', frequency: 'monthly', verified: true, monthly: '1000.00' },
       { name: 'ETAIREIA PAYROLL', frequency: 'monthly', verified: true, monthly: '1500.00' },
@@ -47,6 +52,10 @@ describe('income streams of employers named in any script', () => {
     expect(await streams('cust-scripts')).toEqual([
       { name: 'ООО РОМАШКА ЗАРПЛАТА', frequency: 'monthly', verified: true, monthly: '1000.00' },
       { name: 'ΕΤΑΙΡΕΙΑ ΜΙΣΘΟΔΟΣΙΑ', frequency: 'monthly', verified: true, monthly: '1500.00' },
+    ]);
+    expect(await streams('cust-marks')).toEqual([
+      { name: 'कोमल ट्रेडर्स वेतन', frequency: 'monthly', verified: true, monthly: '1000.00' },
+      { name: 'कमल ट्रेडर्स वेतन', frequency: 'monthly', verified: true, monthly: '1500.00' },
     ]);
   });
 });

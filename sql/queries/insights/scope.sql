@@ -79,19 +79,20 @@ classes AS (
     SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM base
 ),
 -- words: the description's and the counterparty's in lower-case letters of any
--- script, accents taken off (so a pattern's plain letters match them), each
--- between single spaces; norm: the counterparty's (or, with none, the
--- description's). Letters of any script, not a to z alone: two employers
--- named in Cyrillic and in Greek would otherwise both be 'unknown', and
--- their pay one irregular stream.
+-- script, with their marks, each between single spaces; norm: the
+-- counterparty's (or, with none, the description's). Letters of any script,
+-- not a to z alone: two employers named in Cyrillic and in Greek would
+-- otherwise both be 'unknown', and their pay one irregular stream. Marks are
+-- kept: in Devanagari or Tamil a vowel sign tells two names apart (कोमल,
+-- कमल), where taking it off as an accent would make them one.
 texts AS (
     SELECT description, counterparty_name,
            ' ' || CASE WHEN fc IS NULL OR fc = '' THEN fd WHEN fd = '' THEN fc ELSE fd || ' ' || fc END || ' ' AS words,
            coalesce(nullif(coalesce(fc, fd), ''), 'unknown') AS norm
     FROM (
         SELECT description, counterparty_name,
-               trim(regexp_replace(strip_accents(lower(description)), '[^\p{L}]+', ' ', 'g')) AS fd,
-               CASE WHEN counterparty_name <> '' THEN trim(regexp_replace(strip_accents(lower(counterparty_name)), '[^\p{L}]+', ' ', 'g')) END AS fc
+               trim(regexp_replace(lower(description), '[^\p{L}\p{M}]+', ' ', 'g')) AS fd,
+               CASE WHEN counterparty_name <> '' THEN trim(regexp_replace(lower(counterparty_name), '[^\p{L}\p{M}]+', ' ', 'g')) END AS fc
         FROM (SELECT DISTINCT description, counterparty_name FROM classes)
     )
 ),
