@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lastCompleteMonths } from '../src/domain/months.js';
 import { saveReports, type ArchivedReport } from '../src/reports/report-archive.js';
@@ -8,7 +8,8 @@ import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
 import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
-import { listCustomers, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomers, listDeletions, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { msFromDb } from '../src/domain/timestamps.js';
 import { withDbThreads } from '../src/db/threads.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 import { reportSigningKey, signPdf } from '../src/reports/report-signature.js';
@@ -106,6 +107,29 @@ async function pruneDeletedCustomers(dir: string, customers: readonly CustomerRe
       const clientId = sub.isDirectory() ? safeDecode(sub.name) : undefined;
       if (clientId === undefined) continue;
       await prune(path.join(rangeDir, sub.name), (customerId) => keys.has(reportKey({ clientId, customerId })));
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes, in every range folder, the PDFs of customers deleted since the PDF
+ * was written: a deletion keeps records newer than itself, and the customer
+ * with them, so such a customer is still in the store, but their PDFs of
+ * earlier nights show what the deletion removed.
+ */
+async function pruneOutdatedByDeletion(dir: string, deletions: ReadonlyArray<{ client_id: string; customer_id: string; deleted_at: string }>): Promise<number> {
+  if (deletions.length === 0) return 0;
+  const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((f) => f.isDirectory() && RANGE_FOLDER.test(f.name));
+  let removed = 0;
+  for (const d of deletions) {
+    const deletedAt = msFromDb(d.deleted_at);
+    for (const folder of folders) {
+      const file = path.join(dir, folder.name, encodeURIComponent(d.client_id), `${encodeURIComponent(d.customer_id)}.pdf`);
+      const written = await stat(file).then((s) => s.mtimeMs, () => undefined);
+      if (written === undefined || written >= deletedAt) continue;
+      await rm(file, { force: true });
+      removed++;
     }
   }
   return removed;
@@ -266,8 +290,10 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     ctx.progress?.(Math.min((i + 1) * chunkSize, customers.length), customers.length);
   }
   await state.pdfsInFlight;
-  // The customers as they are now: one deleted during the run keeps no PDF.
-  const pruned = state.pdfDir ? await pruneDeletedCustomers(state.pdfDir, await listCustomers(ctx.store)) : 0;
+  // The customers as they are now: one deleted during the run keeps no PDF, nor does one deleted since a PDF was made.
+  const pruned = state.pdfDir
+    ? (await pruneDeletedCustomers(state.pdfDir, await listCustomers(ctx.store))) + (await pruneOutdatedByDeletion(state.pdfDir, await listDeletions(ctx.store)))
+    : 0;
   const pdfDir = state.pdfDir;
   if (pdfDir) {
     // A customer deleted after their rows were read, who still exists (with records newer than the deletion), keeps no PDF either.

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, verifySecret } from '../domain/secrets.js';
-import { dbFromIso, msFromDb } from '../domain/timestamps.js';
+import { dbFromIso, dbTime, msFromDb } from '../domain/timestamps.js';
 import { queryFile, runScript, runScriptCountingChanges, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
@@ -199,7 +199,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
         continue;
       }
       handled.add(handledKey(e.client_id, e.event_id));
-      await runScript(conn, 'queries/ingest/mark-handled', { client_id: e.client_id, event_id: e.event_id, type: e.type });
+      await runScript(conn, 'queries/ingest/mark-handled', { client_id: e.client_id, event_id: e.event_id, type: e.type, now: dbTime() });
       if (e.type === 'payment.status_updated') {
         result.payments.push({ clientId: e.client_id, customerId: e.customer_id, eventId: e.event_id, payment: e.data });
         result.updated += 1;

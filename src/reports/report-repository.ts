@@ -150,6 +150,13 @@ export async function readDeletionMarksOn(conn: DuckDBConnection, customers: rea
   return new Map(rows.map((r) => [reportKey({ clientId: r.client_id, customerId: r.customer_id }), r.mark]));
 }
 
+/** Every customer deletion written, with when (customer-deletions.sql): the nightly job prunes the PDFs made before it. */
+export async function listDeletions(store: Store): Promise<Array<{ client_id: string; customer_id: string; deleted_at: string }>> {
+  return store.read((conn) => queryFile<{ client_id: string; customer_id: string; deleted_at: string }>(conn, 'queries/reports/customer-deletions', {}, {
+    client_id: 'text', customer_id: 'text', deleted_at: 'text',
+  }));
+}
+
 /** Every customer, in order: the nightly job's work list. */
 export async function listCustomers(store: Store): Promise<CustomerRef[]> {
   const rows = await store.read((conn) => queryFile<{ client_id: string; customer_id: string }>(conn, 'queries/reports/customer-ids', {}, { client_id: 'text', customer_id: 'text' }));

@@ -67,4 +67,25 @@ describe('the nightly reports of a customer deleted while the job runs', () => {
     expect(existsSync(pdfOf(pdfs, 'cust-000001', 'client-1'))).toBe(true);
     expect(existsSync(pdfOf(pdfs, 'cust-000003'))).toBe(true);
   });
+
+  it('leaves no PDF made before a deletion, in any range folder, of a customer the deletion leaves in the store', async () => {
+    const ctx = await tempStore();
+    cleanups.push(ctx.cleanup);
+    await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 11, faults: false, endMonth: '2024-06' });
+    const pdfs = path.join(ctx.dir, 'pdfs');
+    const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_REPORTS_DIR: pdfs });
+    await runJob(createAffordabilityReportsJob({ now: () => NOW }), { store: ctx.store, config, logger: silentLogger }, 'cli');
+    expect(existsSync(pdfOf(pdfs, KEPT))).toBe(true);
+    // Between two nights: the deletion keeps the customer's records of 2024 and later, and the customer.
+    expect((await ctx.pipeline.ingest([deletion(KEPT, '2024-01-01T00:00:00Z')])).deadLetters).toEqual([]);
+    // The next night is a month on: its PDFs go to a folder of their own, beside the first night's.
+    const later = new Date('2024-08-15T02:00:00Z');
+    const run = await runJob(createAffordabilityReportsJob({ now: () => later }), { store: ctx.store, config, logger: silentLogger }, 'cli');
+    expect(run.status).toBe('succeeded');
+    const laterPdf = reportPdfPath(pdfs, { metadata: { month_from: '2023-08', month_to: '2024-07', client_id: CLIENT, customer_id: KEPT } } as AffordabilityReport);
+    expect(existsSync(laterPdf)).toBe(true);
+    expect(existsSync(pdfOf(pdfs, KEPT))).toBe(false);
+    // Another customer's PDF of the first night stays: history, not data a deletion removed.
+    expect(existsSync(pdfOf(pdfs, 'cust-000003'))).toBe(true);
+  });
 });
