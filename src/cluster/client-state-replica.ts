@@ -139,16 +139,50 @@ export class ClientStateReplica implements ClientStateWriter {
       else changes.push(parsed);
     }
     const next = BigInt(last.offset) + 1n;
-    const applying = lastChangeOfEach(changes);
-    await this.store.write(async (conn) => {
-      for (const change of applying) await applyClientState(conn, change);
-      await saveClientStateOffset(conn, this.settings.topic, batch.partition, next);
-    });
+    let applying = lastChangeOfEach(changes);
+    try {
+      await this.store.write(async (conn) => {
+        for (const change of applying) await applyClientState(conn, change);
+        await saveClientStateOffset(conn, this.settings.topic, batch.partition, next);
+      });
+    } catch (err) {
+      applying = await this.applyEachAlone(applying, batch.partition, next, err);
+    }
     this.applied.set(batch.partition, next);
     control.markDone(last.offset);
     this.log.debug({ partition: batch.partition, next_offset: String(next), changes: applying.length }, 'client-state applied');
     if (applying.length) notifyClientStateApplied(this.store, applying);
     for (const check of this.waiters) check();
     void this.consumer?.commitForLag([{ topic: this.settings.topic, partition: batch.partition, offset: String(next) }]);
+  }
+
+  /**
+   * A batch the store refused: each change is applied in a transaction of
+   * its own. A change that fails alone while the others (or the offset)
+   * succeed fails for what it holds, and every shard reads the same
+   * message: each skips it alike, with an error in its log, rather than
+   * stopping the topic for good. When the store refuses even the offset on
+   * its own, it is at fault: the batch fails, and is read again. Returns the
+   * changes applied.
+   */
+  private async applyEachAlone(changes: readonly ClientStateChange[], partition: number, next: bigint, cause: unknown): Promise<ClientStateChange[]> {
+    const applied: ClientStateChange[] = [];
+    const refused: Array<{ change: ClientStateChange; err: unknown }> = [];
+    for (const change of changes) {
+      try {
+        await this.store.write((conn) => applyClientState(conn, change));
+        applied.push(change);
+      } catch (err) {
+        refused.push({ change, err });
+      }
+    }
+    // The offset on its own: it fails only when the store does.
+    await this.store.write((conn) => saveClientStateOffset(conn, this.settings.topic, partition, next)).catch((err: unknown) => {
+      throw refused.length === changes.length ? cause : err;
+    });
+    for (const { change, err } of refused) {
+      this.log.error({ partition, key: clientStateKey(change), err: (err as Error).message }, 'client-state change skipped: the store refuses it');
+    }
+    return applied;
   }
 }

@@ -10,14 +10,18 @@ import { bucketDefinitionBodySchema } from './buckets.js';
  * every shard stores the same values.
  */
 
-const instant = z.string().min(1);
+// An instant as the writer fixes it (toISOString): anything else would fail where it is stored, on every shard.
+const instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/, 'must be an ISO 8601 instant in UTC').refine((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 19) === s.slice(0, 19), 'must be a real instant');
+
+/** More rotations than any client makes: each is a stored row (put-api-client.sql). */
+export const MAX_TOKEN_GENERATION = 100_000;
 
 export const apiClientStateSchema = z.object({
   client_id: z.string().min(1),
   name: z.string(),
   secret_hash: z.string().min(1),
   /** How many times the secret was rotated: tokens of an earlier generation are refused. */
-  token_generation: z.number().int().min(0),
+  token_generation: z.number().int().min(0).max(MAX_TOKEN_GENERATION),
   created_at: instant,
   updated_at: instant,
 });
