@@ -91,7 +91,8 @@ function ingestUpstream(r, body) {
   if (named !== 'afford_any') return named;
   var entries;
   try {
-    entries = JSON.parse(body);
+    // afford reads a body that starts with a byte order mark as the JSON after it: so does this.
+    entries = JSON.parse(typeof body === 'string' && body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- plain ES5 (see the top): a catch has its binding
   } catch (e) {
     return 'afford_any';

@@ -36,6 +36,14 @@ describe('customer ids and secrets beyond ASCII, named in headers', () => {
     expect((await get(api.base, '/financial/v2/transactions', authHeaders(token, CLIENT, CUSTOMERS[0], 'sécret-wrong-0123456789'))).status).toBe(401);
   });
 
+  it('answers 400 for an X-Customer-ID whose bytes are not UTF-8 (Latin-1, say), which would name nobody, or another', async () => {
+    const auth = authHeaders(token, CLIENT);
+    const head = ['GET /financial/v2/transactions HTTP/1.1', 'Host: localhost', 'Connection: close', ...Object.entries(auth).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+    const res = await rawRequest(api.base, Buffer.concat([Buffer.from(`${head}\r\nX-Customer-ID: cust-`), Buffer.from([0xe9]), Buffer.from('\r\n\r\n')]));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code_id: 'failed_validation', errors: { 'X-Customer-ID': 'must be UTF-8 text' } });
+  });
+
   it('answers 400 for an X-Customer-ID given twice, which Node joins into one value', async () => {
     const auth = authHeaders(token, CLIENT);
     const res = await rawRequest(api.base, [

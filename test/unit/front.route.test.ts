@@ -60,6 +60,8 @@ describe('the front routes a customer as the Kafka producer partitions it', () =
     expect(route.ingestUpstream({ headersIn: {}, variables }, body([{ customer_id: a }, { customer_id: b }]))).toBe(shard(a));
     expect(route.ingestUpstream({ headersIn: {}, variables }, body([{ customer_idempotent_identifier: b }]))).toBe(shard(b));
     expect(route.ingestUpstream({ headersIn: { 'X-Customer-ID': a }, variables }, body([{ customer_id: b }]))).toBe(shard(a));
+    // A body that starts with a byte order mark, which afford reads as the JSON after it.
+    expect(route.ingestUpstream({ headersIn: {}, variables }, `\uFEFF${body([{ customer_id: b }])}`)).toBe(shard(b));
     for (const bad of [undefined, '', 'not json', '{}', '[]', '[null]', '[{"customer_id":7}]']) {
       expect(route.ingestUpstream({ headersIn: {}, variables }, bad), String(bad)).toBe('afford_any');
     }

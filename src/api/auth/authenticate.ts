@@ -6,7 +6,7 @@ import { MAX_ID_LENGTH } from '../limits.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
 import { currentTokenClient } from './current-token.js';
-import { bearerToken, header, headerText } from './headers.js';
+import { bearerToken, header, utf8Header } from './headers.js';
 import type { TokenService } from './tokens.js';
 
 export interface Authenticator {
@@ -60,7 +60,9 @@ function customerHeader(request: FastifyRequest, name: string): string | undefin
   // Node joins a repeated X- header into one value ('a, a'): its distinct values tell that it was repeated.
   if (Array.isArray(given) || (request.raw.headersDistinct[name.toLowerCase()]?.length ?? 0) > 1) throw validationError({ [name]: 'must be given once' });
   if (given === undefined || given === '') return undefined;
-  const id = headerText(given);
+  // Bytes that are not UTF-8 name no customer: the front would route them by other bytes than this reads.
+  const id = utf8Header(given);
+  if (id === undefined) throw validationError({ [name]: 'must be UTF-8 text' });
   if (id.length > MAX_ID_LENGTH) throw validationError({ [name]: `must be at most ${MAX_ID_LENGTH} characters` });
   return id;
 }

@@ -14,10 +14,15 @@ const MAX_HEADER_LENGTH: Record<string, number> = {
  * are not UTF-8 are left as Node read them.
  */
 export function headerText(value: string): string {
+  return utf8Header(value) ?? value;
+}
+
+/** A header's value as the UTF-8 text its bytes spell; undefined when they are not UTF-8. */
+export function utf8Header(value: string): string | undefined {
   if (!/[\u0080-\u00ff]/.test(value)) return value;
   const bytes = Buffer.from(value, 'latin1');
   const text = bytes.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
 }
 
 /**
