@@ -4,6 +4,8 @@ export interface RawResponse {
   status: number;
   headers: string;
   body: string;
+  /** Milliseconds from the last byte written to the connection's close. */
+  closedAfterMs: number;
 }
 
 /**
@@ -14,8 +16,9 @@ export interface RawResponse {
 export function rawRequest(base: string, request: string | Buffer): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    // Written, not ended: a half-closed socket would itself be a malformed request.
-    const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+    let sentAt = 0;
+    // Written, not ended: a half-closed socket would itself be a malformed request (or, cut short, one still arriving).
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(request, () => (sentAt = performance.now())));
     // A guard, not an assertion: a server that never answers fails the test instead of hanging it.
     socket.setTimeout(20_000, () => socket.destroy());
     const chunks: Buffer[] = [];
@@ -25,7 +28,7 @@ export function rawRequest(base: string, request: string | Buffer): Promise<RawR
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const head = split < 0 ? text : text.slice(0, split);
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body: split < 0 ? '' : text.slice(split + 4) });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body: split < 0 ? '' : text.slice(split + 4), closedAfterMs: performance.now() - sentAt });
     });
   });
 }

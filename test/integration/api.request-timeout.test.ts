@@ -1,32 +1,10 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startApi, type ApiHarness } from '../helpers/api.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
-interface Ended {
-  status: number;
-  body: string;
-  /** Milliseconds from the last byte sent to the connection's close. */
-  closedAfterMs: number;
-}
-
-/** Sends the start of a request and nothing more, then waits for the server to answer and close (or gives up after 10 s). */
-function stalled(base: string, start: string): Promise<Ended> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    let sentAt = 0;
-    const socket = connect(Number(url.port), url.hostname, () => socket.write(start, () => (sentAt = performance.now())));
-    socket.setTimeout(10_000, () => socket.destroy());
-    const chunks: Buffer[] = [];
-    socket.on('data', (d: Buffer) => chunks.push(d));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: split < 0 ? '' : text.slice(split + 4), closedAfterMs: performance.now() - sentAt });
-    });
-  });
-}
+/** Sends the start of a request and nothing more, then waits for the server to answer and close. */
+const stalled = (base: string, start: string) => rawRequest(base, start);
 
 describe('a request that stops arriving part-way', () => {
   let api: ApiHarness;

@@ -31,15 +31,20 @@ describe('the nightly reports of a customer deleted while the job runs', () => {
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it('are not stored, nor drawn, when the deletion commits after their rows were read', async () => {
+  /** A store of generated customers after a first night, which drew every customer's PDF (KEPT's holds what a deletion will remove). */
+  async function afterFirstNight() {
     const ctx = await tempStore();
     cleanups.push(ctx.cleanup);
     await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 11, faults: false, endMonth: '2024-06' });
     const pdfs = path.join(ctx.dir, 'pdfs');
     const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_REPORTS_DIR: pdfs });
-    // A PDF from an earlier night, of the customer who stays: it holds what the deletion removes.
     await runJob(createAffordabilityReportsJob({ now: () => NOW }), { store: ctx.store, config, logger: silentLogger }, 'cli');
     expect(existsSync(pdfOf(pdfs, KEPT))).toBe(true);
+    return { ctx, pdfs, config };
+  }
+
+  it('are not stored, nor drawn, when the deletion commits after their rows were read', async () => {
+    const { ctx, pdfs, config } = await afterFirstNight();
 
     const job = createAffordabilityReportsJob({
       now: () => NOW,
@@ -69,13 +74,7 @@ describe('the nightly reports of a customer deleted while the job runs', () => {
   });
 
   it('leaves no PDF made before a deletion, in any range folder, of a customer the deletion leaves in the store', async () => {
-    const ctx = await tempStore();
-    cleanups.push(ctx.cleanup);
-    await ingestGenerated(ctx, { customers: CUSTOMERS, months: 12, seed: 11, faults: false, endMonth: '2024-06' });
-    const pdfs = path.join(ctx.dir, 'pdfs');
-    const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_REPORTS_DIR: pdfs });
-    await runJob(createAffordabilityReportsJob({ now: () => NOW }), { store: ctx.store, config, logger: silentLogger }, 'cli');
-    expect(existsSync(pdfOf(pdfs, KEPT))).toBe(true);
+    const { ctx, pdfs, config } = await afterFirstNight();
     // Between two nights: the deletion keeps the customer's records of 2024 and later, and the customer.
     expect((await ctx.pipeline.ingest([deletion(KEPT, '2024-01-01T00:00:00Z')])).deadLetters).toEqual([]);
     // The next night is a month on: its PDFs go to a folder of their own, beside the first night's.
