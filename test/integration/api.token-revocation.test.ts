@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientsService } from '../../src/clients/clients.service.js';
 import { ClientsRepository } from '../../src/clients/clients.repository.js';
+import { announceDataChange } from '../../src/db/data-changes.js';
 import { afford, useServe } from '../helpers/cli.js';
 import { GENERIC_401, authHeaders, startApi, type ApiHarness } from '../helpers/api.js';
 
@@ -58,6 +59,19 @@ describe('rotating a client secret', () => {
     const next = await refresh('client-a', fresh.refresh_token);
     expect(next.status).toBe(200);
     expect((await dataCall(next.body.data.access_token, 'client-a')).status).toBe(200);
+  });
+
+  it('refuses a token of a replaced secret even when the new secret came with the same generation (two shards rotating at once)', async () => {
+    const d = await api.createClient('client-d');
+    const tokens = await api.token(d);
+    const listCall = (token: string) => api.call('GET', '/aggregations/v2/buckets', { headers: authHeaders(token, 'client-d') });
+    expect((await listCall(tokens.access_token)).status).toBe(200);
+    // What a second shard's rotation, made before it had seen the first, leaves: another secret, the generation unchanged
+    // (applied from the client-state topic, which tells the read cache, as here).
+    await api.store.write((conn) => conn.run("UPDATE api_clients SET secret_hash = 'sha256$other$00' WHERE client_id = 'client-d'"));
+    announceDataChange(api.store, { kind: 'clients', clientIds: ['client-d'] });
+    expect((await listCall(tokens.access_token)).status).toBe(401);
+    expect((await refresh('client-d', tokens.refresh_token)).status).toBe(401);
   });
 
   it("leaves other clients' tokens alone, and refuses a second rotation's predecessors too", async () => {

@@ -1,5 +1,5 @@
 import type { ClientsRepository } from '../../clients/clients.repository.js';
-import type { TokenService, TokenUse } from './tokens.js';
+import { secretFingerprint, type TokenService, type TokenUse } from './tokens.js';
 
 /**
  * The client of a token that is valid now: well signed, unexpired, of the
@@ -11,5 +11,6 @@ export async function currentTokenClient(tokens: TokenService, clients: ClientsR
   if (!verified) return undefined;
   const client = await clients.getClient(verified.clientId);
   if (!client || client.tokenGeneration !== verified.generation) return undefined;
+  if (verified.secret !== undefined && verified.secret !== secretFingerprint(client.secretHash)) return undefined;
   return client.clientId;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 
@@ -21,12 +21,24 @@ const ALGORITHM = 'HS256';
 export interface VerifiedToken {
   clientId: string;
   generation: number;
+  /** Which secret it was issued under (secretFingerprint); absent from tokens issued before tokens carried it. */
+  secret?: string;
+}
+
+/**
+ * A short, one-way mark of a client's secret (of its stored hash): a token
+ * carries it, so that a token issued under a secret since replaced is
+ * refused even when two rotations, on two shards at once, gave the new
+ * secret the same generation as the old.
+ */
+export function secretFingerprint(secretHash: string): string {
+  return createHash('sha256').update(secretHash).digest('base64url').slice(0, 16);
 }
 
 /**
  * Access and refresh tokens are HS256 JWTs: `sub` is the client_id, `use`
  * tells the two kinds apart, `gen` is the client's token generation (moved on
- * by each secret rotation), `exp` ends them. Nothing else is in them, so a
+ * by each secret rotation), `sf` marks the secret itself, `exp` ends them. Nothing else is in them, so a
  * leaked token names no customer.
  */
 /** Tokens already checked, kept at most: a lender's system reuses one token for an hour of calls. */
@@ -41,12 +53,14 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(clientId: string, generation: number): Promise<IssuedTokens> {
+  /** Tokens of the client's secret `generation`; `secretHash`, when given, marks which secret (secretFingerprint). */
+  async issue(clientId: string, generation: number, secretHash?: string): Promise<IssuedTokens> {
+    const secret = secretHash === undefined ? undefined : secretFingerprint(secretHash);
     return {
-      access_token: await this.sign(clientId, generation, 'access', ACCESS_TOKEN_SECONDS),
+      access_token: await this.sign(clientId, generation, secret, 'access', ACCESS_TOKEN_SECONDS),
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
-      refresh_token: await this.sign(clientId, generation, 'refresh', REFRESH_TOKEN_SECONDS),
+      refresh_token: await this.sign(clientId, generation, secret, 'refresh', REFRESH_TOKEN_SECONDS),
     };
   }
 
@@ -66,7 +80,9 @@ export class TokenService {
       // Tokens issued before generations existed carry none: they belong to generation 0.
       const gen = payload['gen'] ?? 0;
       if (typeof gen !== 'number' || !Number.isInteger(gen)) return undefined;
-      const verified = { clientId: payload.sub, generation: gen };
+      const sf = payload['sf'];
+      if (sf !== undefined && typeof sf !== 'string') return undefined;
+      const verified: VerifiedToken = { clientId: payload.sub, generation: gen, ...(sf === undefined ? {} : { secret: sf }) };
       if (typeof payload.exp === 'number') this.verified.set(key, { token: verified, exp: payload.exp });
       return verified;
     } catch {
@@ -74,9 +90,9 @@ export class TokenService {
     }
   }
 
-  private sign(clientId: string, generation: number, use: TokenUse, seconds: number): Promise<string> {
+  private sign(clientId: string, generation: number, secret: string | undefined, use: TokenUse, seconds: number): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ use, gen: generation })
+    return new SignJWT({ use, gen: generation, ...(secret === undefined ? {} : { sf: secret }) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(clientId)

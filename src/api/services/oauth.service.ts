@@ -30,7 +30,7 @@ export class OAuthService {
       const client = await this.clients.getClient(clientId);
       const ok = verifySecret(basic.password, client?.secretHash ?? DUMMY_HASH);
       if (!client || !ok) throw apiError('UNAUTHORISED');
-      return this.tokens.issue(client.clientId, client.tokenGeneration);
+      return this.tokens.issue(client.clientId, client.tokenGeneration, client.secretHash);
     }
     if (body.refresh_token === undefined) throw validationError({ refresh_token: 'is required' });
     // A refresh token issued before the client's secret was rotated is refused like a forged one.
@@ -38,6 +38,6 @@ export class OAuthService {
     if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
     const client = await this.clients.getClient(tokenClient);
     if (!client) throw apiError('UNAUTHORISED');
-    return this.tokens.issue(tokenClient, client.tokenGeneration);
+    return this.tokens.issue(tokenClient, client.tokenGeneration, client.secretHash);
   }
 }
