@@ -8,9 +8,11 @@ import { runScript, runScriptWithPaths } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordError, affordErrorCausedBy, errorCode } from '../domain/errors.js';
 
-// Timestamps are stored as UTC without a zone. This DuckDB build has no ICU,
-// so `current_timestamp` turns into a plain TIMESTAMP in the process's local
-// zone: pin the process to UTC before any instance exists.
+// Timestamps are stored as UTC without a zone. `current_timestamp` (a column's
+// default) turns into a plain TIMESTAMP in DuckDB's TimeZone, which its ICU
+// takes from the process's zone: the process is pinned to UTC before any
+// instance exists, and the store's instance is set to UTC as it opens
+// (set-time-zone.sql), in case one was made before.
 process.env.TZ = 'UTC';
 
 /**
@@ -120,6 +122,7 @@ export class Store {
         throw /Could not set lock/i.test(err.message) ? affordErrorCausedBy(err, 'DATABASE_BUSY', dbPath) : err;
       });
     }
+    await runScript(writer, 'queries/db/set-time-zone');
     await migrate(writer, logger);
     return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0, options.readers ?? Number.POSITIVE_INFINITY);
   }
