@@ -32,6 +32,15 @@ describe('income streams of employers named in any script', () => {
       // Two names a vowel sign tells apart.
       ...payslips('cust-marks', 'कोमल ट्रेडर्स वेतन', 'कमल ट्रेडर्स वेतन'),
     ];
+    // One employer, its name written with and without its accent (and the accent composed or not), month by month.
+    const spellings = ['NESTLÉ UK PAYROLL', 'NESTLE UK PAYROLL', 'NESTLE\u0301 UK PAYROLL'];
+    events.push(...MONTHS.map((m, i) => ({
+      event_id: `ev-nestle-${i}`, type: 'transaction.upserted', occurred_at: '2024-07-01T00:00:00Z', client_id: CLIENT, customer_id: 'cust-accents',
+      data: {
+        ...transactionData(`nestle-${i}`, { amount: '2000.00', dateTime: `${m}-25T09:00:00Z` }), description: spellings[i % 3], credit_debit_indicator: 'credit',
+        enrichments: { categories: { l1: { slug: 'income' }, l2: { slug: 'salary' } } },
+      },
+    })));
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 's.ndjson', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
   });
@@ -53,6 +62,8 @@ describe('income streams of employers named in any script', () => {
       { name: 'ООО РОМАШКА ЗАРПЛАТА', frequency: 'monthly', verified: true, monthly: '1000.00' },
       { name: 'ΕΤΑΙΡΕΙΑ ΜΙΣΘΟΔΟΣΙΑ', frequency: 'monthly', verified: true, monthly: '1500.00' },
     ]);
+    expect((await streams('cust-accents')).map(({ frequency, verified, monthly }) => ({ frequency, verified, monthly })))
+      .toEqual([{ frequency: 'monthly', verified: true, monthly: '2000.00' }]);
     expect(await streams('cust-marks')).toEqual([
       { name: 'कोमल ट्रेडर्स वेतन', frequency: 'monthly', verified: true, monthly: '1000.00' },
       { name: 'कमल ट्रेडर्स वेतन', frequency: 'monthly', verified: true, monthly: '1500.00' },

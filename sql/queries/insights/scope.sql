@@ -79,21 +79,29 @@ classes AS (
     SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM base
 ),
 -- words: the description's and the counterparty's in lower-case letters of any
--- script, with their marks, each between single spaces; norm: the
--- counterparty's (or, with none, the description's). Letters of any script,
--- not a to z alone: two employers named in Cyrillic and in Greek would
--- otherwise both be 'unknown', and their pay one irregular stream. Marks are
--- kept: in Devanagari or Tamil a vowel sign tells two names apart (कोमल,
--- कमल), where taking it off as an accent would make them one.
+-- script, each between single spaces; norm: the counterparty's (or, with
+-- none, the description's). Letters of any script, not a to z alone: two
+-- employers named in Cyrillic and in Greek would otherwise both be
+-- 'unknown', and their pay one irregular stream. Text in the Latin, Greek
+-- and Cyrillic scripts loses its accents, so that NESTLÉ and NESTLE (or an
+-- É written as E and a combining accent) are one payer and a pattern's
+-- plain letters match; text in any other script keeps its marks, composed
+-- (NFC), since in Devanagari or Tamil a vowel sign tells two names apart
+-- (कोमल, कमल).
 texts AS (
     SELECT description, counterparty_name,
            ' ' || CASE WHEN fc IS NULL OR fc = '' THEN fd WHEN fd = '' THEN fc ELSE fd || ' ' || fc END || ' ' AS words,
            coalesce(nullif(coalesce(fc, fd), ''), 'unknown') AS norm
     FROM (
-        SELECT description, counterparty_name,
-               trim(regexp_replace(lower(description), '[^\p{L}\p{M}]+', ' ', 'g')) AS fd,
-               CASE WHEN counterparty_name <> '' THEN trim(regexp_replace(lower(counterparty_name), '[^\p{L}\p{M}]+', ' ', 'g')) END AS fc
-        FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+        SELECT description, counterparty_name, n[1] AS fd, n[2] AS fc
+        FROM (
+            SELECT description, counterparty_name,
+                   list_transform([description, nullif(counterparty_name, '')], x -> trim(regexp_replace(
+                       CASE WHEN regexp_matches(x, '[^\p{Latin}\p{Greek}\p{Cyrillic}\p{Common}\p{Inherited}]') THEN nfc_normalize(lower(x))
+                            ELSE strip_accents(lower(x)) END,
+                       '[^\p{L}\p{M}]+', ' ', 'g'))) AS n
+            FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+        )
     )
 ),
 -- A pattern is in a text when its words are, in a row: then its first word is
