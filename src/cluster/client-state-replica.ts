@@ -28,6 +28,9 @@ import { EndOffsetRounds } from './end-offset-rounds.js';
  * too.
  */
 
+/** What DuckDB says when a value is what it cannot hold, rather than when it itself fails. */
+const CONTENT_REFUSAL = /^(Conversion|Constraint|Invalid Input|Out of Range) Error/;
+
 export interface ClientStateSettings {
   kafka: KafkaIngestSettings;
   topic: string;
@@ -77,8 +80,10 @@ export class ClientStateReplica implements ClientStateWriter {
     return replica;
   }
 
-  /** Produces the change, then waits until this shard has applied it. */
+  /** Produces the change, then waits until this shard has applied it. A change no shard would take is refused here. */
   async write(change: ClientStateChange): Promise<void> {
+    const valid = parseClientStateMessage(clientStateKey(change), change.value ? JSON.stringify(change.value) : null);
+    if (typeof valid === 'string') throw affordError('CLIENT_STATE_INVALID', clientStateKey(change), valid);
     await this.producer.send([{ topic: this.settings.topic, messages: [{ key: clientStateKey(change), value: change.value ? JSON.stringify(change.value) : null }] }]);
     await this.caughtUp();
   }
@@ -158,12 +163,13 @@ export class ClientStateReplica implements ClientStateWriter {
 
   /**
    * A batch the store refused: each change is applied in a transaction of
-   * its own. A change that fails alone while the others (or the offset)
-   * succeed fails for what it holds, and every shard reads the same
-   * message: each skips it alike, with an error in its log, rather than
-   * stopping the topic for good. When the store refuses even the offset on
-   * its own, it is at fault: the batch fails, and is read again. Returns the
-   * changes applied.
+   * its own. A change the store refuses for what it holds (a value it
+   * cannot convert or keep: CONTENT_REFUSAL) is skipped, with an error in
+   * the log; every shard reads the same message, so each skips it alike,
+   * rather than stopping the topic for good. Any other failure (out of
+   * memory, a full disk) is the store's, which may not recur: the batch
+   * fails, and is read again, rather than one shard skipping what the
+   * others applied. Returns the changes applied.
    */
   private async applyEachAlone(changes: readonly ClientStateChange[], partition: number, next: bigint, cause: unknown): Promise<ClientStateChange[]> {
     const applied: ClientStateChange[] = [];
@@ -173,6 +179,7 @@ export class ClientStateReplica implements ClientStateWriter {
         await this.store.write((conn) => applyClientState(conn, change));
         applied.push(change);
       } catch (err) {
+        if (!CONTENT_REFUSAL.test((err as Error).message)) throw err;
         refused.push({ change, err });
       }
     }
