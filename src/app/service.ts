@@ -57,6 +57,8 @@ export async function startService(config: Config, logger: Logger, options: Star
   const kafka = config.AFFORD_KAFKA_BROKERS?.length
     ? await KafkaIngest.create({ pipeline, metrics, logger, settings: kafkaIngestSettingsFromConfig(config) })
     : undefined;
+  // With shards, what another shard owns is refused, from every source: the front would never read it here.
+  if (clientState && kafka) pipeline.ownedElsewhere(ownedBy(kafka, config));
   const tasks = await startTasks({ store, pipeline, config, logger, wake: delivery.wake, catchUp: kafka?.catchUpProbe() });
   // Cleared on stop, so that requests still arriving get 503 rather than a closed store.
   let ready = true;

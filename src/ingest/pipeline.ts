@@ -59,9 +59,16 @@ export interface PipelineHooks {
  * the batch, its dead letters, its monthly totals and whatever the source
  * adds, in one transaction.
  */
+/** Of these customers, the ones another shard owns (customer-shard.ts); none when there is one. */
+export type OwnedElsewhere = (customerIds: readonly string[]) => Promise<string[]>;
+
+/** The reason of a dead letter whose customer another shard owns. */
+export const FOREIGN_CUSTOMER_REASON = 'customer_id: belongs to another shard; a Kafka message must be keyed by its event\'s customer_id';
+
 export class IngestPipeline {
   private readonly hooks: readonly BatchHook[];
   private readonly listeners: readonly CommitListener[];
+  private elsewhere: OwnedElsewhere | undefined;
 
   constructor(
     readonly store: Store,
@@ -91,9 +98,18 @@ export class IngestPipeline {
     let result: BatchResult;
     // Found before the transaction begins, so that it never stands open waiting for them; this thread helps meanwhile.
     const rows = await fastValidator.helpUntil(found ?? fastValidator.rows(items));
+    let slow: ((prepared: PreparedItem[]) => PreparedItem[]) | undefined;
+    if (this.elsewhere) {
+      // With shards: a fast row of a customer another shard owns sends the batch down the schema path, which refuses it.
+      const fastIds = rows.customers?.map((c) => c.customer_id);
+      const slowIds = prepareItems(rows.slow.map((seq) => items[seq] as RawItem)).flatMap((p) => (p.kind === 'event' ? [p.event.customer_id] : []));
+      const others = new Set(await this.elsewhere([...(fastIds ?? []), ...slowIds]));
+      if (fastIds === undefined || fastIds.some((id) => others.has(id))) return this.ingestPrepared(prepareItems(items), sourceHook);
+      if (others.size > 0) slow = (prepared) => refuseForeign(prepared, others);
+    }
     try {
       // The plain transaction events the hand-written check takes are staged as they are; the schema sees the rest.
-      result = await this.commit((conn) => writeFastBatch(conn, items, rows), sourceHook);
+      result = await this.commit((conn) => writeFastBatch(conn, items, rows, slow), sourceHook);
     } catch (err) {
       // The DLQ is out of reach: trying again now would only wait on the brokers again.
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;
@@ -104,6 +120,16 @@ export class IngestPipeline {
     }
     this.committed(result, items[0]?.ref.source ?? 'none', started);
     return result;
+  }
+
+  /**
+   * With several shards: every event of a customer another shard owns
+   * becomes a dead letter, whatever the source (a Kafka message keyed by
+   * something else than its customer id lands on this shard's partitions,
+   * but the front sends that customer's calls to the other shard).
+   */
+  ownedElsewhere(check: OwnedElsewhere): void {
+    this.elsewhere = check;
   }
 
   /**
@@ -136,6 +162,10 @@ export class IngestPipeline {
    */
   async ingestPrepared(items: readonly PreparedItem[], sourceHook?: BatchHook): Promise<BatchResult> {
     let prepared = items;
+    if (this.elsewhere) {
+      const others = new Set(await this.elsewhere(items.flatMap((p) => (p.kind === 'event' ? [p.event.customer_id] : []))));
+      if (others.size > 0) prepared = refuseForeign(items, others);
+    }
     const started = Date.now();
     let rejectedInARow = 0;
     let knownGood = 0;
@@ -206,4 +236,9 @@ export class IngestPipeline {
     }
     return undefined;
   }
+}
+
+/** The items with every event of a customer in `others` made a dead letter (FOREIGN_CUSTOMER_REASON). */
+function refuseForeign(items: readonly PreparedItem[], others: ReadonlySet<string>): PreparedItem[] {
+  return items.map((p) => (p.kind === 'event' && others.has(p.event.customer_id) ? { kind: 'dead', raw: p.raw, reason: FOREIGN_CUSTOMER_REASON, ref: p.ref } : p));
 }

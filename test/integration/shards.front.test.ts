@@ -4,6 +4,7 @@ import { produceLines } from '../../src/ingest/kafka-produce.js';
 import { GENERIC_503, validationBody } from '../helpers/api.js';
 import { startFront, type Front } from '../helpers/front.js';
 import { endOffsets, generated, TOPICS } from '../helpers/kafka-data.js';
+import { FOREIGN_CUSTOMER_REASON } from '../../src/ingest/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { CLIENT_STATE_TOPIC, ServeNode } from '../helpers/shards.js';
@@ -373,4 +374,17 @@ describe('two shards behind the nginx front', () => {
     expect(await announced(viaFront)).toEqual(await announced(single));
     expect(viaFront.receiver.requests).toHaveLength(deletions.length);
   }, 80_000);
+
+  it('refuses, as a dead letter saying why, an event keyed by something else than its customer id, which lands on a shard that does not own the customer', async () => {
+    // A customer of shard 1, and a key whose partition is shard 0's.
+    const customer = Array.from({ length: 50 }, (_, i) => `miskeyed-${i}`).find((id) => route.shardOf(id, PARTITIONS, 2) === 1) as string;
+    const key = Array.from({ length: 50 }, (_, i) => `key-${i}`).find((k) => route.shardOf(k, PARTITIONS, 2) === 0) as string;
+    const event = { event_id: 'miskeyed-1', type: 'transaction.upserted', occurred_at: '2024-05-01T00:00:00Z', client_id: CLIENT, customer_id: customer, data: transactionData('miskeyed-tx') };
+    await kafka.producer().send([{ topic: TOPICS[0], messages: [{ key, value: JSON.stringify(event) }] }]);
+    await waitForIngest([{ node: shards[0] as ServeNode, shard: 0 }]);
+    const letters = await (shards[0] as ServeNode).cli(['dead-letters', '--json']);
+    expect(letters.code, letters.stderr).toBe(0);
+    const found = (JSON.parse(letters.stdout) as Array<{ raw: string; reason: string }>).filter((l) => l.raw.includes('miskeyed-tx'));
+    expect(found).toEqual([expect.objectContaining({ reason: FOREIGN_CUSTOMER_REASON })]);
+  }, 30_000);
 });
