@@ -3,6 +3,7 @@ import type { Store } from '../db/store.js';
 import { queryFile } from '../db/script.js';
 import { clientStateWriter } from '../db/client-state.js';
 import { isoFromDb } from '../domain/timestamps.js';
+import { affordError } from '../domain/errors.js';
 import { type Columns } from '../db/rows.js';
 
 /** An API client: a tenant that calls the read API. Only a hash of its secret is kept. */
@@ -41,8 +42,11 @@ export class ClientsRepository {
     const shared = clientStateWriter(this.store);
     if (shared) {
       const now = new Date().toISOString();
-      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: 0, created_at: now, updated_at: now };
-      return shared.write({ kind: 'api-client', id: clientId, value });
+      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: 0, created_at: now, updated_at: now, expect: 'absent' as const };
+      await shared.write({ kind: 'api-client', id: clientId, value });
+      // Created at the same moment through another shard, whose change came first: this one was not applied.
+      if ((await this.getClient(clientId))?.secretHash !== secretHash) throw affordError('CLIENT_EXISTS', clientId);
+      return;
     }
     await this.store.write((conn) => queryFile(conn, 'queries/api/insert-client', { client_id: clientId, name, secret_hash: secretHash }));
   }
@@ -53,8 +57,15 @@ export class ClientsRepository {
     if (shared) {
       const existing = await this.getClient(clientId);
       if (!existing) return false;
-      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: existing.tokenGeneration + 1, created_at: existing.createdAt, updated_at: new Date().toISOString() };
+      const value = {
+        client_id: clientId, name, secret_hash: secretHash, token_generation: existing.tokenGeneration + 1, created_at: existing.createdAt,
+        updated_at: new Date().toISOString(), expect: 'present' as const,
+      };
       await shared.write({ kind: 'api-client', id: clientId, value });
+      // Removed, or given another secret, through another shard at the same moment: this secret is not the client's.
+      const now = await this.getClient(clientId);
+      if (!now) return false;
+      if (now.secretHash !== secretHash) throw affordError('CLIENT_STATE_CONFLICT', `client ${clientId}`);
       return true;
     }
     const replaced = await this.store.write(async (conn) => {

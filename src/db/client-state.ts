@@ -52,7 +52,21 @@ export function notifyClientStateApplied(store: Store, changes: readonly ClientS
 }
 
 /** Writes one change into this store's tables; run inside the writer's transaction. */
-export async function applyClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<void> {
+/**
+ * Applies a change; false when it expected the record absent or present and
+ * it is not (see `expect` in domain/client-state.ts): then nothing changes.
+ */
+export async function applyClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<boolean> {
+  const expected = change.value?.expect;
+  if (expected !== undefined) {
+    const [row] = await queryFile<{ present: boolean }>(conn, 'queries/client-state/record-exists', { kind: change.kind, id: change.id }, { present: 'boolean' });
+    if ((row?.present ?? false) !== (expected === 'present')) return false;
+  }
+  await putClientState(conn, change);
+  return true;
+}
+
+async function putClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<void> {
   switch (change.kind) {
     case 'api-client': {
       const v = change.value;

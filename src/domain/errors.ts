@@ -52,6 +52,7 @@ export const ERRORS = {
   CLIENT_STATE_NEEDS_SERVICE: { message: 'AFFORD_CLIENT_STATE_TOPIC is set: client-level changes go through the running service (run afford serve first)' },
   CLIENT_STATE_BEHIND: { message: 'client-level state was not applied up to the end of %s within %s ms' },
   CLIENT_STATE_INVALID: { message: 'client-state message %s is invalid: %s' },
+  CLIENT_STATE_CONFLICT: { message: '%s was changed at the same moment through another shard, and that change stands: run the command again' },
 
   // Records that must exist right after they were written: their absence is a bug.
   RECORD_NOT_STORED: { message: '%s %s was not stored' },

@@ -65,7 +65,7 @@ export class BucketDefinitionsRepository {
 
   async insert(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<void> {
     const shared = clientStateWriter(this.store);
-    if (shared) return shared.write({ kind: 'bucket-definition', id: bucketId, value: { bucket_id: bucketId, client_id: clientId, body, created_at: now, updated_at: now } });
+    if (shared) return shared.write({ kind: 'bucket-definition', id: bucketId, value: { bucket_id: bucketId, client_id: clientId, body, created_at: now, updated_at: now, expect: 'absent' } });
     await this.store.write(async (conn) => {
       await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
@@ -79,9 +79,10 @@ export class BucketDefinitionsRepository {
     if (shared) {
       const existing = await this.get(bucketId, clientId);
       if (!existing) return false;
-      const value = { bucket_id: bucketId, client_id: clientId, body, created_at: existing.createdAt, updated_at: now };
+      const value = { bucket_id: bucketId, client_id: clientId, body, created_at: existing.createdAt, updated_at: now, expect: 'present' as const };
       await shared.write({ kind: 'bucket-definition', id: bucketId, value });
-      return true;
+      // Deleted through another shard at the same moment, and the deletion came first: there is nothing to replace.
+      return (await this.get(bucketId, clientId)) !== undefined;
     }
     const replaced = await this.store.write(async (conn) => {
       const existing = await queryFile(conn, 'queries/api/get-bucket-definition', { bucket_id: bucketId, client_id: clientId });

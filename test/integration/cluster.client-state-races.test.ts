@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
+import { BucketDefinitionsRepository } from '../../src/api/repositories/bucket-definitions.repository.js';
+import { applyClientState, notifyClientStateApplied, setClientStateWriter } from '../../src/db/client-state.js';
+import type { ClientStateChange } from '../../src/domain/client-state.js';
+import { CORE_DASHBOARD } from '../../src/domain/core-dashboard.js';
+import { rows, tempStore } from '../helpers/store.js';
+
+type Ctx = Awaited<ReturnType<typeof tempStore>>;
+
+/**
+ * A shard's view of the client-state topic, without Kafka: each change this
+ * shard writes is applied in topic order, after `before` (another shard's
+ * changes that reached the topic first) and before `after` (those that came
+ * just behind it), as every shard would apply them.
+ */
+function topic(ctx: Ctx) {
+  const race = { before: [] as ClientStateChange[], after: [] as ClientStateChange[] };
+  setClientStateWriter(ctx.store, {
+    write: async (change) => {
+      const order = [...race.before.splice(0), change, ...race.after.splice(0)];
+      await ctx.store.write(async (conn) => {
+        for (const c of order) await applyClientState(conn, c);
+      });
+      notifyClientStateApplied(ctx.store, order);
+    },
+  });
+  return race;
+}
+
+const client = (id: string, secretHash: string, generation: number, expect?: 'absent' | 'present'): ClientStateChange => ({
+  kind: 'api-client', id,
+  value: { client_id: id, name: 'Lender', secret_hash: secretHash, token_generation: generation, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-02T00:00:00.000Z', ...(expect ? { expect } : {}) },
+});
+
+describe('two shards writing one client-level record at the same moment', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+  const open = async () => {
+    const ctx = await tempStore();
+    cleanups.push(ctx.cleanup);
+    return { ctx, race: topic(ctx), clients: new ClientsRepository(ctx.store) };
+  };
+
+  it('creates a client once: the second creation is not applied, and its writer is told the client exists', async () => {
+    const { ctx, race, clients } = await open();
+    race.before.push(client('dup', 'sha256$first$00', 0, 'absent'));
+    await expect(clients.insertClient('dup', 'Lender', 'sha256$second$00')).rejects.toThrow("client 'dup' already exists");
+    expect(await rows(ctx.store, "SELECT secret_hash FROM api_clients WHERE client_id = 'dup'")).toEqual([{ secret_hash: 'sha256$first$00' }]);
+  });
+
+  it('tells the writer of a rotation overtaken by another that its secret is not the one that stands', async () => {
+    const { ctx, race, clients } = await open();
+    await clients.insertClient('rot', 'Lender', 'sha256$zero$00');
+    race.after.push(client('rot', 'sha256$theirs$00', 1, 'present'));
+    await expect(clients.replaceSecret('rot', 'Lender', 'sha256$mine$00')).rejects.toThrow('client rot was changed at the same moment through another shard');
+    expect(await rows(ctx.store, "SELECT secret_hash FROM api_clients WHERE client_id = 'rot'")).toEqual([{ secret_hash: 'sha256$theirs$00' }]);
+  });
+
+  it('does not bring back a bucket definition another shard deleted first: the replacement is not applied, and is not found', async () => {
+    const { ctx, race } = await open();
+    const buckets = new BucketDefinitionsRepository(ctx.store);
+    const body = { ...CORE_DASHBOARD, name: 'mine' };
+    await buckets.insert('bkt-1', 'client-x', body, '2024-01-01T00:00:00.000Z');
+    race.before.push({ kind: 'bucket-definition', id: 'bkt-1', value: null });
+    expect(await buckets.replace('bkt-1', 'client-x', { ...body, name: 'changed' }, '2024-01-02T00:00:00.000Z')).toBe(false);
+    expect(await rows(ctx.store, "SELECT count(*)::INTEGER AS n FROM bucket_definitions WHERE bucket_id = 'bkt-1'")).toEqual([{ n: 0 }]);
+  });
+});
