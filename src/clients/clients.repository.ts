@@ -42,9 +42,9 @@ export class ClientsRepository {
     const shared = clientStateWriter(this.store);
     if (shared) {
       const now = new Date().toISOString();
-      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: 0, created_at: now, updated_at: now, expect: 'absent' as const };
+      const value = { client_id: clientId, name, secret_hash: secretHash, token_generation: 0, created_at: now, updated_at: now };
       await shared.write({ kind: 'api-client', id: clientId, value });
-      // Created at the same moment through another shard, whose change came first: this one was not applied.
+      // Created at the same moment through another shard, whose change came after this one and stands.
       if ((await this.getClient(clientId))?.secretHash !== secretHash) throw affordError('CLIENT_EXISTS', clientId);
       return;
     }
@@ -59,7 +59,7 @@ export class ClientsRepository {
       if (!existing) return false;
       const value = {
         client_id: clientId, name, secret_hash: secretHash, token_generation: existing.tokenGeneration + 1, created_at: existing.createdAt,
-        updated_at: new Date().toISOString(), expect: 'present' as const,
+        updated_at: new Date().toISOString(),
       };
       await shared.write({ kind: 'api-client', id: clientId, value });
       // Removed, or given another secret, through another shard at the same moment: this secret is not the client's.

@@ -53,20 +53,14 @@ export function notifyClientStateApplied(store: Store, changes: readonly ClientS
 
 /** Writes one change into this store's tables; run inside the writer's transaction. */
 /**
- * Applies a change; false when it expected the record absent or present and
- * it is not (see `expect` in domain/client-state.ts): then nothing changes.
+ * Applies a change, whatever is stored: what a record becomes depends on the
+ * last change of it alone, which is all a compacted topic keeps, so that a
+ * shard that reads the topic from the start builds what the others hold.
+ * (A change applied only when its record was there, or not, would be skipped
+ * by the shards that read the whole history and applied by one that reads
+ * only the last change.) A writer tells a lost race by reading back.
  */
-export async function applyClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<boolean> {
-  const expected = change.value?.expect;
-  if (expected !== undefined) {
-    const [row] = await queryFile<{ present: boolean }>(conn, 'queries/client-state/record-exists', { kind: change.kind, id: change.id }, { present: 'boolean' });
-    if ((row?.present ?? false) !== (expected === 'present')) return false;
-  }
-  await putClientState(conn, change);
-  return true;
-}
-
-async function putClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<void> {
+export async function applyClientState(conn: DuckDBConnection, change: ClientStateChange): Promise<void> {
   switch (change.kind) {
     case 'api-client': {
       const v = change.value;

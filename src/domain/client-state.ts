@@ -13,16 +13,6 @@ import { bucketDefinitionBodySchema } from './buckets.js';
 // An instant as the writer fixes it (toISOString): anything else would fail where it is stored, on every shard.
 const instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/, 'must be an ISO 8601 instant in UTC').refine((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 19) === s.slice(0, 19), 'must be a real instant');
 
-/**
- * What the writer expected of the record when it wrote the change: a
- * creation expects none, an update one. Every shard applies the change only
- * if so, alike (the topic has one order), so that two shards writing at once
- * cannot create one record twice nor bring a deleted one back; the writer
- * reads the record back once its shard has applied the change, and tells
- * its caller when its change did not stand. Absent: applied whatever there is.
- */
-const expectation = z.enum(['absent', 'present']).optional();
-
 /** More rotations than any client makes: each is a stored row (put-api-client.sql). */
 export const MAX_TOKEN_GENERATION = 100_000;
 
@@ -34,7 +24,6 @@ export const apiClientStateSchema = z.object({
   token_generation: z.number().int().min(0).max(MAX_TOKEN_GENERATION),
   created_at: instant,
   updated_at: instant,
-  expect: expectation,
 });
 
 export const bucketDefinitionStateSchema = z.object({
@@ -43,7 +32,6 @@ export const bucketDefinitionStateSchema = z.object({
   body: bucketDefinitionBodySchema,
   created_at: instant,
   updated_at: instant,
-  expect: expectation,
 });
 
 export const webhookSubscriptionStateSchema = z.object({
@@ -56,7 +44,6 @@ export const webhookSubscriptionStateSchema = z.object({
   active: z.boolean(),
   created_at: instant,
   updated_at: instant,
-  expect: expectation,
 });
 
 export type ApiClientState = z.infer<typeof apiClientStateSchema>;

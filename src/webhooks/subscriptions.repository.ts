@@ -72,7 +72,7 @@ export class SubscriptionsRepository {
     if (shared) {
       const now = new Date().toISOString();
       const { clientId, url, events, headers, secret } = input;
-      const value = { subscription_id: subscriptionId, client_id: clientId, url, events, headers, secret, active: true, created_at: now, updated_at: now, expect: 'absent' as const };
+      const value = { subscription_id: subscriptionId, client_id: clientId, url, events, headers, secret, active: true, created_at: now, updated_at: now };
       await shared.write({ kind: 'webhook-subscription', id: subscriptionId, value });
     } else await this.store.write((conn) =>
       queryFile(conn, 'queries/webhooks/insert-subscription', {
@@ -114,10 +114,10 @@ export class SubscriptionsRepository {
       if (!found || !secrets[0]) return false;
       const value = {
         subscription_id: subscriptionId, client_id: found.clientId, url: found.url, events: found.events, headers: found.headers,
-        secret: secrets[0].secret, active, created_at: found.createdAt, updated_at: new Date().toISOString(), expect: 'present' as const,
+        secret: secrets[0].secret, active, created_at: found.createdAt, updated_at: new Date().toISOString(),
       };
       await shared.write({ kind: 'webhook-subscription', id: subscriptionId, value });
-      // Removed through another shard at the same moment, and that came first: there was nothing to change.
+      // Removed through another shard at the same moment, and that came after: the change did not stand.
       return (await this.list()).some((s) => s.subscriptionId === subscriptionId);
     }
     const rows = await this.store.write((conn) =>

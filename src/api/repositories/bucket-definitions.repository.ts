@@ -65,7 +65,7 @@ export class BucketDefinitionsRepository {
 
   async insert(bucketId: string, clientId: string, body: BucketDefinitionBody, now: string): Promise<void> {
     const shared = clientStateWriter(this.store);
-    if (shared) return shared.write({ kind: 'bucket-definition', id: bucketId, value: { bucket_id: bucketId, client_id: clientId, body, created_at: now, updated_at: now, expect: 'absent' } });
+    if (shared) return shared.write({ kind: 'bucket-definition', id: bucketId, value: { bucket_id: bucketId, client_id: clientId, body, created_at: now, updated_at: now } });
     await this.store.write(async (conn) => {
       await queryFile(conn, 'queries/api/insert-bucket-definition', definitionParams(bucketId, clientId, body, now));
       await insertCriteria(conn, bucketId, body);
@@ -79,9 +79,9 @@ export class BucketDefinitionsRepository {
     if (shared) {
       const existing = await this.get(bucketId, clientId);
       if (!existing) return false;
-      const value = { bucket_id: bucketId, client_id: clientId, body, created_at: existing.createdAt, updated_at: now, expect: 'present' as const };
+      const value = { bucket_id: bucketId, client_id: clientId, body, created_at: existing.createdAt, updated_at: now };
       await shared.write({ kind: 'bucket-definition', id: bucketId, value });
-      // Deleted through another shard at the same moment, and the deletion came first: there is nothing to replace.
+      // Deleted through another shard at the same moment, and the deletion came after: the replacement did not stand.
       return (await this.get(bucketId, clientId)) !== undefined;
     }
     const replaced = await this.store.write(async (conn) => {
