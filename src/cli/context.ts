@@ -68,6 +68,7 @@ export async function withStore<T>(ctx: CliContext, fn: (store: Store) => Promis
   if (ctx.config.AFFORD_CLIENT_STATE_TOPIC) {
     setClientStateWriter(store, {
       write: () => Promise.reject(affordError('CLIENT_STATE_NEEDS_SERVICE')),
+      caughtUp: () => Promise.reject(affordError('CLIENT_STATE_NEEDS_SERVICE')),
     });
   }
   try {

@@ -38,6 +38,16 @@ function toClient(row: ClientRow): ApiClient {
 export class ClientsRepository {
   constructor(private readonly store: Store) {}
 
+  /**
+   * Waits, with several shards, until this one has applied every client-level
+   * change written before: a check before a write (a client that exists
+   * already) then sees what another shard wrote, as the API's calls do. The
+   * command line's calls reach the service without that wait.
+   */
+  async settled(): Promise<void> {
+    await clientStateWriter(this.store)?.caughtUp();
+  }
+
   async insertClient(clientId: string, name: string, secretHash: string): Promise<void> {
     const shared = clientStateWriter(this.store);
     if (shared) {

@@ -23,6 +23,7 @@ export class ClientsService {
   async create(name: string, clientId: string = randomUUID()): Promise<IssuedClient> {
     if (!CLIENT_ID_PATTERN.test(clientId)) throw affordError('CLIENT_ID_INVALID', clientId);
     if (name.trim() === '') throw affordError('CLIENT_NAME_EMPTY');
+    await this.clients.settled();
     if (await this.clients.getClient(clientId)) throw affordError('CLIENT_EXISTS', clientId);
     const secret = newSecret();
     await this.clients.insertClient(clientId, name, hashSecret(secret));
@@ -32,6 +33,7 @@ export class ClientsService {
   /** A new secret for an existing client (the old one stops working); undefined when there is no such client. */
   async rotateSecret(clientId: string, name: string): Promise<IssuedClient | undefined> {
     const secret = newSecret();
+    await this.clients.settled();
     return (await this.clients.replaceSecret(clientId, name, hashSecret(secret))) ? { client_id: clientId, client_secret: secret, name } : undefined;
   }
 

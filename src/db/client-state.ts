@@ -21,6 +21,8 @@ import type { Store } from './store.js';
 export interface ClientStateWriter {
   /** Resolves once the change is durable and applied to this worker's store. */
   write(change: ClientStateChange): Promise<void>;
+  /** Resolves once this worker has applied every change written before the call, on any shard. */
+  caughtUp(): Promise<void>;
 }
 
 const writers = new WeakMap<Store, ClientStateWriter>();

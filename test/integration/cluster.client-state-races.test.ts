@@ -24,6 +24,7 @@ function topic(ctx: Ctx) {
       });
       notifyClientStateApplied(ctx.store, order);
     },
+    caughtUp: async () => undefined,
   });
   return race;
 }
