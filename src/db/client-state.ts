@@ -53,9 +53,9 @@ export function notifyClientStateApplied(store: Store, changes: readonly ClientS
   for (const listener of listeners.get(store) ?? []) listener(changes);
 }
 
-/** Writes one change into this store's tables; run inside the writer's transaction. */
 /**
- * Applies a change, whatever is stored: what a record becomes depends on the
+ * Writes one change into this store's tables, inside the writer's
+ * transaction, whatever is stored: what a record becomes depends on the
  * last change of it alone, which is all a compacted topic keeps, so that a
  * shard that reads the topic from the start builds what the others hold.
  * (A change applied only when its record was there, or not, would be skipped

@@ -54,17 +54,17 @@ export interface PipelineHooks {
   afterCommit: CommitListener;
 }
 
-/**
- * The one path into the store for files, Kafka and HTTP: validate, then write
- * the batch, its dead letters, its monthly totals and whatever the source
- * adds, in one transaction.
- */
 /** Of these customers, the ones another shard owns (customer-shard.ts); none when there is one. */
 export type OwnedElsewhere = (customerIds: readonly string[]) => Promise<string[]>;
 
 /** The reason of a dead letter whose customer another shard owns. */
 export const FOREIGN_CUSTOMER_REASON = 'customer_id: belongs to another shard; a Kafka message must be keyed by its event\'s customer_id';
 
+/**
+ * The one path into the store for files, Kafka and HTTP: validate, then write
+ * the batch, its dead letters, its monthly totals and whatever the source
+ * adds, in one transaction.
+ */
 export class IngestPipeline {
   private readonly hooks: readonly BatchHook[];
   private readonly listeners: readonly CommitListener[];
@@ -98,18 +98,19 @@ export class IngestPipeline {
     let result: BatchResult;
     // Found before the transaction begins, so that it never stands open waiting for them; this thread helps meanwhile.
     const rows = await fastValidator.helpUntil(found ?? fastValidator.rows(items));
-    let slow: ((prepared: PreparedItem[]) => PreparedItem[]) | undefined;
+    let slow: PreparedItem[] | undefined;
     if (this.elsewhere) {
       // With shards: a fast row of a customer another shard owns sends the batch down the schema path, which refuses it.
       const fastIds = rows.customers?.map((c) => c.customer_id);
-      const slowIds = prepareItems(rows.slow.map((seq) => items[seq] as RawItem)).flatMap((p) => (p.kind === 'event' ? [p.event.customer_id] : []));
-      const others = new Set(await this.elsewhere([...(fastIds ?? []), ...slowIds]));
+      slow = prepareItems(rows.slow.map((seq) => items[seq] as RawItem));
+      const others = new Set(await this.elsewhere([...(fastIds ?? []), ...slow.flatMap((p) => (p.kind === 'event' ? [p.event.customer_id] : []))]));
       if (fastIds === undefined || fastIds.some((id) => others.has(id))) return this.ingestPrepared(prepareItems(items), sourceHook);
-      if (others.size > 0) slow = (prepared) => refuseForeign(prepared, others);
+      if (others.size > 0) slow = refuseForeign(slow, others);
     }
     try {
       // The plain transaction events the hand-written check takes are staged as they are; the schema sees the rest.
-      result = await this.commit((conn) => writeFastBatch(conn, items, rows, slow), sourceHook);
+      const prepared = slow;
+      result = await this.commit((conn) => writeFastBatch(conn, items, rows, prepared), sourceHook);
     } catch (err) {
       // The DLQ is out of reach: trying again now would only wait on the brokers again.
       if (errorCode(err) === 'DLQ_PUBLISH_FAILED') throw err;

@@ -17,10 +17,10 @@ export async function writeFastBatch(
   conn: DuckDBConnection,
   items: readonly RawItem[],
   found: FoundRows,
-  /** What the caller changes of the other items once validated (a shard refusing another's customers). */
-  slow: (prepared: PreparedItem[]) => PreparedItem[] = (p) => p,
+  /** The other items, validated already by the caller (a shard refusing another's customers); else validated here. */
+  slow?: readonly PreparedItem[],
 ): Promise<BatchResult> {
-  const prepared = slow(prepareItems(found.slow.map((seq) => items[seq] as RawItem)));
+  const prepared = slow ?? prepareItems(found.slow.map((seq) => items[seq] as RawItem));
   if (prepared.some((p) => p.kind === 'event' && p.event.type === 'customer.deleted')) {
     // Every slot filled (Array.from, not new Array: map skips a sparse array's holes, and so left the fast rows out).
     const all: (PreparedItem | undefined)[] = Array.from({ length: items.length }, () => undefined);
