@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { Option, type Command } from 'commander';
 import { SNAPSHOT_FILE } from '../../jobs/export-snapshot.js';
 import { cliContext, out } from './context.js';
-import { affordError } from '../domain/errors.js';
+import { affordError, errorCode } from '../domain/errors.js';
+import { runScriptWithPaths } from '../db/script.js';
 import { instanceSettings } from '../db/store.js';
 import { toCsv, toJson, toTable } from './table-format.js';
 
@@ -15,9 +16,21 @@ function firstLine(err: unknown): string {
   return String((err as Error).message ?? err).split('\n')[0]!.trim();
 }
 
+/** The query as one prepared statement that reads; anything else is refused in one line. */
+async function readingStatement(conn: DuckDBConnection, query: string): Promise<DuckDBPreparedStatement> {
+  if (query.trim() === '') throw affordError('CLI_FAILED', 'afford sql: the query is empty');
+  const statements = await conn.extractStatements(query);
+  if (statements.count !== 1) throw affordError('CLI_FAILED', `afford sql: give one statement, not ${statements.count}`);
+  const statement = await statements.prepare(0);
+  if (statement.statementType !== StatementType.SELECT) throw affordError('CLI_FAILED', 'afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA)');
+  return statement;
+}
+
 async function openReadOnly(dbPath: string, memoryLimit: string): Promise<DuckDBInstance> {
   try {
-    return await DuckDBInstance.create(dbPath, { ...instanceSettings(memoryLimit), access_mode: 'READ_ONLY' });
+    return await DuckDBInstance.create(dbPath, {
+      ...instanceSettings(memoryLimit), access_mode: 'READ_ONLY', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false',
+    });
   } catch (err) {
     if (/lock/i.test(firstLine(err))) {
       throw affordError('CLI_FAILED', `afford sql: ${dbPath} is open for writing in another process (a running afford serve?); query the snapshot instead, the default`);
@@ -29,9 +42,12 @@ async function openReadOnly(dbPath: string, memoryLimit: string): Promise<DuckDB
 /**
  * `afford sql "SELECT ..."`: a read-only query on the snapshot that
  * export-parquet writes (or on another DuckDB file), so a data team needs
- * nothing else installed. The file is opened READ_ONLY: a statement that
- * writes is refused by DuckDB itself. Parquet exports are read with
- * read_parquet() in the query.
+ * nothing else installed. The file is opened READ_ONLY; the query is one
+ * statement that reads (a SELECT, or PRAGMA, SHOW, DESCRIBE, which DuckDB
+ * counts as one): COPY ... TO, ATTACH, SET and the rest are refused; and it
+ * reaches no file but those of the export folder (sandbox-query.sql), so
+ * neither the live store's secrets nor the machine's files. Parquet exports
+ * are read with read_parquet() in the query.
  */
 export function registerSql(program: Command): void {
   program
@@ -53,8 +69,9 @@ export function registerSql(program: Command): void {
       try {
         const conn = await instance.connect();
         try {
-          const reader = await conn.runAndReadAll(query).catch((err: unknown) => {
-            throw affordError('CLI_FAILED', `afford sql: ${firstLine(err)}`);
+          await runScriptWithPaths(conn, 'queries/db/sandbox-query', { export_dir: `${path.resolve(ctx.config.AFFORD_EXPORT_DIR)}${path.sep}` });
+          const reader = await readingStatement(conn, query).then((statement) => statement.runAndReadAll()).catch((err: unknown) => {
+            throw errorCode(err) === 'CLI_FAILED' ? err : affordError('CLI_FAILED', `afford sql: ${firstLine(err)}`);
           });
           const columns = reader.columnNames();
           const rows = reader.getRowsJson();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +72,28 @@ describe('the export inside afford serve, and the commands around it', () => {
 
     const write = await afford(['sql', 'DELETE FROM transactions'], env);
     expect(write.code).not.toBe(0);
-    expect(write.stderr).toMatch(/^afford sql: .*read-only mode!?\n$/);
+    expect(write.stderr).toBe('afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA)\n');
+
+    // Nothing past the export folder: no file of the machine, not the live store (its secrets), no file written, no setting
+    // changed, no second statement.
+    const copied = path.join(path.dirname(db), 'copied.csv');
+    for (const [query, why] of [
+      ["SELECT * FROM read_csv('/etc/passwd')", /afford sql: .*(Permission|access|not allowed)/i],
+      ["SELECT * FROM read_text('/etc/hostname')", /afford sql: .*(Permission|access|not allowed)/i],
+      [`SELECT * FROM read_blob('${db}')`, /afford sql: .*(Permission|access|not allowed)/i],
+      [`ATTACH '${db}' AS live (READ_ONLY)`, /afford sql: only a query that reads is run/],
+      [`COPY (SELECT 1) TO '${copied}'`, /afford sql: .*(Permission|only a query that reads)/],
+      // Within the export folder, where reading is allowed: still not written.
+      [`COPY (SELECT 1) TO '${path.join(exportDir, 'evil.csv')}'`, /afford sql: only a query that reads is run/],
+      ["SET memory_limit = '100GB'", /afford sql: only a query that reads is run/],
+      ['SELECT 1 AS one; SELECT 2 AS two', /afford sql: give one statement, not 2/],
+      ['   ', /afford sql: the query is empty/],
+    ] as const) {
+      const refused = await afford(['sql', query], env);
+      expect({ query, code: refused.code, out: refused.stdout }).toEqual({ query, code: 1, out: '' });
+      expect(refused.stderr, query).toMatch(why);
+    }
+    expect([existsSync(copied), existsSync(path.join(exportDir, 'evil.csv'))]).toEqual([false, false]);
 
     const live = await afford(['sql', '--db', db, 'SELECT count(*) FROM api_clients'], env);
     expect(live.code).not.toBe(0);
