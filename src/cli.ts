@@ -3,6 +3,7 @@ import { forwardToService } from './cli/admin.js';
 import { oneLineMessage } from './cli/errors.js';
 import { errorCode } from './domain/errors.js';
 import { buildProgram } from './cli/program.js';
+import { CommanderError } from 'commander';
 
 const argv = process.argv.slice(2);
 
@@ -19,6 +20,11 @@ async function main(): Promise<void> {
   try {
     await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
   } catch (err) {
+    // Help shown ends well; a usage mistake (already said in one line) is exit code 2.
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
     if (errorCode(err) !== 'DATABASE_BUSY') throw err;
     // The service holds the file: run the command there instead.
     const response = await forwardToService(loadConfig().AFFORD_DB, argv);

@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
@@ -52,10 +52,20 @@ export function startAdminServer(
     }
     const scope = { store: deps.store, pipeline: deps.pipeline, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
     try {
-      await serviceScope.run(scope, async () => (await buildProgram(request.argv)).exitOverride().parseAsync(request.argv, { from: 'user' }));
+      const program = await buildProgram(request.argv);
+      // Every command, not the root alone: a subcommand's usage error would otherwise exit the service itself, and
+      // print to the service's own output. Its words go to the caller.
+      for (const command of allCommands(program)) {
+        command.exitOverride().configureOutput({ writeOut: (text) => scope.output.push(text), writeErr: (text) => scope.errors.push(text) });
+      }
+      await serviceScope.run(scope, async () => program.parseAsync(request.argv, { from: 'user' }));
       const errors = scope.errors.join('').trimEnd();
       return { output: scope.output.join(''), ...(errors ? { error: errors } : {}), exitCode: scope.exitCode };
     } catch (err) {
+      if (err instanceof CommanderError) {
+        // Help and the version end a command as success; a usage error has been written to the caller already.
+        return { output: scope.output.join(''), error: scope.errors.join('').trimEnd() || undefined, exitCode: err.exitCode === 0 ? 0 : 2 };
+      }
       return { output: scope.output.join(''), error: [...scope.errors, (err as Error).message].join(''), exitCode: 1 };
     }
   };
@@ -106,17 +116,53 @@ function adminRequestOf(body: string): AdminRequest | undefined {
   }
 }
 
-/** File arguments are resolved here, since the service runs in another folder. */
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap((c) => allCommands(c))];
+}
+
+/** Options of the forwarded commands that take a value (the word after them is not a positional argument). */
+const VALUE_OPTIONS = new Set(['--batch', '--pdf', '--out', '--client', '--from', '--to', '--currency', '--account', '--limit', '--source', '--db']);
+/** Options whose value is a path. */
+const PATH_OPTIONS = new Set(['--pdf', '--out']);
+
+/**
+ * The command's file arguments made absolute, since the service runs in
+ * another folder: the value of --pdf and --out (as `--pdf x` or `--pdf=x`),
+ * and the file of `ingest file` and `report verify`, the first word after
+ * them that is neither an option nor an option's value.
+ */
 function absolutePaths(argv: readonly string[]): string[] {
-  return argv.map((arg, i) => {
-    const previous = argv[i - 1];
-    const isFileArg = previous === '--pdf' || previous === '--out' || (previous === 'file' && arg !== '-') || (previous === 'verify' && argv[i - 2] === 'report');
-    return isFileArg ? path.resolve(arg) : arg;
-  });
+  const out = [...argv];
+  const fileOf = (argv[0] === 'ingest' && argv[1] === 'file') || (argv[0] === 'report' && argv[1] === 'verify') ? 2 : -1;
+  let positionalDone = fileOf < 0;
+  for (let i = 0; i < out.length; i++) {
+    const arg = out[i] as string;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      if (PATH_OPTIONS.has(arg.slice(0, eq))) out[i] = `${arg.slice(0, eq + 1)}${path.resolve(arg.slice(eq + 1))}`;
+    } else if (VALUE_OPTIONS.has(arg) && i + 1 < out.length) {
+      if (PATH_OPTIONS.has(arg)) out[i + 1] = path.resolve(out[i + 1] as string);
+      i++;
+    } else if (!positionalDone && i >= fileOf && !(arg.startsWith('-') && arg !== '-')) {
+      positionalDone = true;
+      if (arg !== '-') out[i] = path.resolve(arg);
+    }
+  }
+  return out;
+}
+
+/** Why a command cannot be handed to the service, when it cannot: standard input is the caller's, not the service's. */
+function notForwardable(argv: readonly string[]): string | undefined {
+  if (argv[0] === 'ingest' && argv[1] === 'file' && argv.slice(2).includes('-')) {
+    return 'afford ingest file -: standard input cannot be handed to the running afford service; save it to a file and give its path';
+  }
+  return undefined;
 }
 
 export function forwardToService(dbPath: string, argv: readonly string[]): Promise<AdminResponse> {
   const socketPath = adminSocketPath(dbPath);
+  const refused = notForwardable(argv);
+  if (refused) return Promise.resolve({ output: '', error: refused, exitCode: 2 });
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(socketPath);
     let body = '';
@@ -125,8 +171,8 @@ export function forwardToService(dbPath: string, argv: readonly string[]): Promi
     socket.on('end', () => {
       try {
         resolve(JSON.parse(body) as AdminResponse);
-      } catch (err) {
-        reject(err as Error);
+      } catch {
+        reject(affordError('CLI_FAILED', 'afford: the afford service closed the connection without an answer'));
       }
     });
     socket.on('error', (err) =>

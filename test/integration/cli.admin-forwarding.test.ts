@@ -20,6 +20,24 @@ describe('CLI commands while afford serve holds the database', () => {
     expect(rebuild.code).toBe(0);
   });
 
+  it('answers a usage mistake to the caller and lives on, and finds a file given after options, from the caller\'s folder', async () => {
+    const fixtures = path.dirname(fixturePath('hand-computed.ndjson'));
+    for (const args of [['ingest', 'file', '--bogus', 'x.ndjson'], ['ingest', 'file', 'a.ndjson', 'b.ndjson'], ['report', 'verify']]) {
+      const mistake = await runAfford(args, service.env, { cwd: fixtures });
+      expect({ args, code: mistake.code }).toEqual({ args, code: 2 });
+      expect(mistake.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    // Given after an option that takes a value, the file is still the caller's: the service runs in another folder.
+    const ingest = await runAfford(['ingest', 'file', '--batch', '10', 'hand-computed.ndjson'], service.env, { cwd: fixtures });
+    expect({ code: ingest.code, err: ingest.stderr }).toEqual({ code: 0, err: '' });
+    expect(ingest.stdout).toMatch(/^read 19,/);
+    // Standard input is the caller's, which the service cannot read.
+    const stdin = await afford(['ingest', 'file', '-']);
+    expect(stdin).toMatchObject({ code: 2, stderr: expect.stringContaining('standard input cannot be handed to the running afford service') });
+    // And the service still answers.
+    expect((await afford(['jobs', 'run', 'rebuild-monthly-totals'])).code).toBe(0);
+  });
+
   it('refuses commands that need their own process, with a clear message', async () => {
     const result = await afford(['ingest', 'kafka'], { AFFORD_KAFKA_BROKERS: '127.0.0.1:9' });
     expect(result.code).not.toBe(0);
@@ -45,6 +63,9 @@ describe('CLI commands while afford serve holds the database', () => {
     expect(JSON.parse(await client((s) => s.end('not json')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
     expect(JSON.parse(await client((s) => s.end('{}')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
     expect(JSON.parse(await client((s) => s.end('{"argv":[1,2]}')))).toMatchObject({ error: 'bad admin request', exitCode: 2 });
+    // A request its command's own parser refuses (a subcommand's usage error): answered, not an exit of the service.
+    const refused = JSON.parse(await client((s) => s.end(JSON.stringify({ argv: ['ingest', 'file', '/a.ndjson', '/b.ndjson'] }))));
+    expect(refused).toMatchObject({ error: expect.stringContaining('too many arguments'), exitCode: 2 });
     // The rebuild above finishes in the service, which is still there for the next command.
     const after = await afford(['jobs', 'run', 'rebuild-monthly-totals']);
     expect(after.code, after.stderr).toBe(0);
