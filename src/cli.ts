@@ -12,7 +12,12 @@ const SIGPIPE_EXIT = 141;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(SIGPIPE_EXIT);
-    throw err;
+    // Any other failure to write (a full disk, ENOSPC): one line where it can still go, and a failed exit.
+    try {
+      (stream === process.stdout ? process.stderr : process.stdout).write(`afford: cannot write the output: ${err.code ?? err.message}\n`);
+    } finally {
+      process.exit(1);
+    }
   });
 }
 

@@ -3,7 +3,23 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { writeEvents } from '../generate/index.js';
 import { terminalProgress } from './context.js';
+import { InvalidArgumentError } from 'commander';
+import { isMonth } from '../domain/months.js';
 import { positiveInt } from './errors.js';
+
+/** Whole months of history: fifty years at most, within the years events may have. */
+function monthsOfHistory(value: string): number {
+  const n = positiveInt(value);
+  if (n > 600) throw new InvalidArgumentError('It must be at most 600.');
+  return n;
+}
+
+/** A month written YYYY-MM, in the years events may have (1970 to 2100). */
+function monthArgument(value: string): string {
+  const year = Number(value.slice(0, 4));
+  if (!isMonth(value) || year < 1970 || year > 2100) throw new InvalidArgumentError('It must be a month written YYYY-MM, in the years 1970 to 2100.');
+  return value;
+}
 
 
 export function registerGenerate(program: Command): void {
@@ -11,10 +27,10 @@ export function registerGenerate(program: Command): void {
     .command('generate')
     .description('write deterministic synthetic UK bank events as NDJSON')
     .option('--customers <n>', 'number of customers', positiveInt, 100)
-    .option('--months <n>', 'whole months of history, ending last month', positiveInt, 12)
+    .option('--months <n>', 'whole months of history, ending last month (at most 600)', monthsOfHistory, 12)
     .option('--seed <n>', 'random seed; the same seed gives the same file', positiveInt, 1)
     .option('--out <file>', "output file, or '-' for standard output", '-')
-    .option('--end-month <YYYY-MM>', 'last month generated (default: last complete month)')
+    .option('--end-month <YYYY-MM>', 'last month generated (default: last complete month)', monthArgument)
     .option('--faults', 'mix in replays, older versions, deletions and invalid lines', false)
     .action(async (opts: { customers: number; months: number; seed: number; out: string; faults: boolean; endMonth?: string }) => {
       const out = opts.out === '-' ? process.stdout : createWriteStream(opts.out);

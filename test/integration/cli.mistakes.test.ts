@@ -30,6 +30,10 @@ describe('ordinary mistakes at the command line', () => {
     expectOneLine(await afford(['ingest', 'file', dir], env), /^afford ingest file: .* is a folder, not an NDJSON file$/);
   });
 
+  it('a device as the input file, which would never end', async () => {
+    expectOneLine(await afford(['ingest', 'file', '/dev/zero'], env), /^afford ingest file: \/dev\/zero is not a file or a pipe$/);
+  });
+
   it('a PDF path that cannot be written', async () => {
     const pdf = path.join(dir, 'no-such-folder', 'report.pdf');
     expectOneLine(await afford(['report', 'cust-1', '--from', '2024-01', '--to', '2024-03', '--pdf', pdf], env), /^afford report: cannot write .*report\.pdf: ENOENT/);
@@ -44,6 +48,9 @@ describe('ordinary mistakes at the command line', () => {
     // Past what SQL's LIMIT takes: refused by the option, not a database error naming the SQL.
     expectOneLine(await afford(['dead-letters', '--limit', '2147483648'], env), /argument '2147483648' is invalid\. It must be at most 100,000\./);
     expectOneLine(await afford(['webhooks', 'deliveries', '--limit', '1e10'], env), /argument '1e10' is invalid/);
+    // Months the generator's calendar cannot reach: one line, not a stack.
+    expectOneLine(await afford(['generate', '--end-month', 'banana'], env), /argument 'banana' is invalid\. It must be a month written YYYY-MM/);
+    expectOneLine(await afford(['generate', '--months', '100000'], env), /argument '100000' is invalid\. It must be at most 600\./);
   });
 
   it('an unknown command', async () => {
