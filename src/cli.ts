@@ -12,9 +12,10 @@ const SIGPIPE_EXIT = 141;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(SIGPIPE_EXIT);
-    // Any other failure to write (a full disk, ENOSPC): one line where it can still go, and a failed exit.
+    // Any other failure to write (a full disk, ENOSPC): one line on standard error, when it is standard output that
+    // failed (never a line in the output itself), and a failed exit.
     try {
-      (stream === process.stdout ? process.stderr : process.stdout).write(`afford: cannot write the output: ${err.code ?? err.message}\n`);
+      if (stream === process.stdout) process.stderr.write(`afford: cannot write the output: ${err.code ?? err.message}\n`);
     } finally {
       process.exit(1);
     }
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
   } catch (err) {
     // Help shown ends well; a usage mistake (already said in one line) is exit code 2.
     if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      // Help ends at once, as commander's own exit did: its reader may be gone (afford --help | head).
+      if (err.exitCode === 0) process.exit(0);
+      process.exitCode = 2;
       return;
     }
     if (errorCode(err) !== 'DATABASE_BUSY') throw err;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -153,10 +153,25 @@ function absolutePaths(argv: readonly string[]): string[] {
 
 /** Why a command cannot be handed to the service, when it cannot: standard input is the caller's, not the service's. */
 function notForwardable(argv: readonly string[]): string | undefined {
-  if (argv[0] === 'ingest' && argv[1] === 'file' && argv.slice(2).includes('-')) {
+  if (argv[0] !== 'ingest' || argv[1] !== 'file') return undefined;
+  if (argv.slice(2).includes('-')) {
     return 'afford ingest file -: standard input cannot be handed to the running afford service; save it to a file and give its path';
   }
+  // A stream of the caller's (/dev/stdin, /dev/fd/N, a pipe) names something else, or nothing, in the service.
+  const file = absolutePaths(argv).slice(2).find((arg, i, rest) => !arg.startsWith('-') && !VALUE_OPTIONS.has(rest[i - 1] ?? ''));
+  if (file !== undefined && (file.startsWith('/dev/') || file.startsWith('/proc/') || !isRegularFile(file))) {
+    return `afford ingest file: ${file} is not a regular file, which the running afford service cannot read as the caller's; save it to a file and give its path`;
+  }
   return undefined;
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    // Missing: the service says so, as for any file.
+    return true;
+  }
 }
 
 export function forwardToService(dbPath: string, argv: readonly string[]): Promise<AdminResponse> {

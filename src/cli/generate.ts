@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { writeEvents } from '../generate/index.js';
 import { terminalProgress } from './context.js';
 import { InvalidArgumentError } from 'commander';
-import { isMonth } from '../domain/months.js';
+import { addMonths, isMonth, lastCompleteMonths, monthOf } from '../domain/months.js';
 import { positiveInt } from './errors.js';
 
 /** Whole months of history: fifty years at most, within the years events may have. */
@@ -32,7 +32,13 @@ export function registerGenerate(program: Command): void {
     .option('--out <file>', "output file, or '-' for standard output", '-')
     .option('--end-month <YYYY-MM>', 'last month generated (default: last complete month)', monthArgument)
     .option('--faults', 'mix in replays, older versions, deletions and invalid lines', false)
-    .action(async (opts: { customers: number; months: number; seed: number; out: string; faults: boolean; endMonth?: string }) => {
+    .action(async (opts: { customers: number; months: number; seed: number; out: string; faults: boolean; endMonth?: string }, command: Command) => {
+      // Every month generated within what ingest takes: from 1970, and none after this one.
+      const end = opts.endMonth ?? lastCompleteMonths(1).to;
+      const first = addMonths(end, -(opts.months - 1));
+      if (first < '1970-01' || end > monthOf(new Date())) {
+        command.error(`error: the months generated, ${first} to ${end}, must lie between 1970-01 and this month`, { exitCode: 2, code: 'afford.generate.months' });
+      }
       const out = opts.out === '-' ? process.stdout : createWriteStream(opts.out);
       const progress = terminalProgress('generate');
       const stats = await writeEvents(

@@ -11,7 +11,7 @@ export function inputFile(command: string, file: string): Stats {
     throw affordError('CLI_FAILED', `${command}: cannot read ${file}: ${reason}`);
   }
   if (stats.isDirectory()) throw affordError('CLI_FAILED', `${command}: ${file} is a folder, not an NDJSON file`);
-  // A device (/dev/urandom, /dev/zero) never ends: a file or a pipe does.
-  if (!stats.isFile() && !stats.isFIFO()) throw affordError('CLI_FAILED', `${command}: ${file} is not a file or a pipe`);
+  // A device (/dev/urandom, /dev/zero) never ends: a file, a pipe or a socket does, and /dev/null is empty.
+  if ((stats.isCharacterDevice() || stats.isBlockDevice()) && file !== '/dev/null') throw affordError('CLI_FAILED', `${command}: ${file} is a device, not a file`);
   return stats;
 }

@@ -22,7 +22,9 @@ async function readingStatement(conn: DuckDBConnection, query: string): Promise<
   const statements = await conn.extractStatements(query);
   if (statements.count !== 1) throw affordError('CLI_FAILED', `afford sql: give one statement, not ${statements.count}`);
   const statement = await statements.prepare(0);
-  if (statement.statementType !== StatementType.SELECT) throw affordError('CLI_FAILED', 'afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA)');
+  if (statement.statementType !== StatementType.SELECT && statement.statementType !== StatementType.EXPLAIN) {
+    throw affordError('CLI_FAILED', 'afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA, EXPLAIN)');
+  }
   return statement;
 }
 

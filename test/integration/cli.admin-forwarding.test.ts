@@ -31,9 +31,14 @@ describe('CLI commands while afford serve holds the database', () => {
     const ingest = await runAfford(['ingest', 'file', '--batch', '10', 'hand-computed.ndjson'], service.env, { cwd: fixtures });
     expect({ code: ingest.code, err: ingest.stderr }).toEqual({ code: 0, err: '' });
     expect(ingest.stdout).toMatch(/^read 19,/);
-    // Standard input is the caller's, which the service cannot read.
+    // Standard input is the caller's, which the service cannot read, and so is any stream named as a file.
     const stdin = await afford(['ingest', 'file', '-']);
     expect(stdin).toMatchObject({ code: 2, stderr: expect.stringContaining('standard input cannot be handed to the running afford service') });
+    for (const stream of ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']) {
+      const refused = await afford(['ingest', 'file', stream]);
+      expect({ stream, refused: refused.code !== 0, lines: refused.stderr.trim().split('\n').length }).toEqual({ stream, refused: true, lines: 1 });
+      expect(refused.stderr).toMatch(/is a device, not a file|is not a regular file, which the running afford service cannot read/);
+    }
     // And the service still answers.
     expect((await afford(['jobs', 'run', 'rebuild-monthly-totals'])).code).toBe(0);
   });

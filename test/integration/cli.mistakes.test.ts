@@ -31,7 +31,7 @@ describe('ordinary mistakes at the command line', () => {
   });
 
   it('a device as the input file, which would never end', async () => {
-    expectOneLine(await afford(['ingest', 'file', '/dev/zero'], env), /^afford ingest file: \/dev\/zero is not a file or a pipe$/);
+    expectOneLine(await afford(['ingest', 'file', '/dev/zero'], env), /^afford ingest file: \/dev\/zero is a device, not a file$/);
   });
 
   it('a PDF path that cannot be written', async () => {
@@ -51,6 +51,7 @@ describe('ordinary mistakes at the command line', () => {
     // Months the generator's calendar cannot reach: one line, not a stack.
     expectOneLine(await afford(['generate', '--end-month', 'banana'], env), /argument 'banana' is invalid\. It must be a month written YYYY-MM/);
     expectOneLine(await afford(['generate', '--months', '100000'], env), /argument '100000' is invalid\. It must be at most 600\./);
+    expectOneLine(await afford(['generate', '--end-month', '1970-01', '--months', '3'], env), /the months generated, 1969-11 to 1970-01, must lie between 1970-01 and this month/);
   });
 
   it('an unknown command', async () => {

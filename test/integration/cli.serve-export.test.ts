@@ -72,7 +72,7 @@ describe('the export inside afford serve, and the commands around it', () => {
 
     const write = await afford(['sql', 'DELETE FROM transactions'], env);
     expect(write.code).not.toBe(0);
-    expect(write.stderr).toBe('afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA)\n');
+    expect(write.stderr).toBe('afford sql: only a query that reads is run (SELECT, SHOW, DESCRIBE, PRAGMA, EXPLAIN)\n');
 
     // Nothing past the export folder: no file of the machine, not the live store (its secrets), no file written, no setting
     // changed, no second statement.
