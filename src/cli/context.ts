@@ -43,6 +43,29 @@ export function out(text: string): void {
   else process.stdout.write(text);
 }
 
+/**
+ * Command output that may be large: written as it comes, waiting while
+ * standard output is full (a slow reader, a pipe), so that it is never held
+ * whole in memory; inside the service it joins the caller's buffer.
+ */
+export async function outStreamed(text: string): Promise<void> {
+  const scope = serviceScope.getStore();
+  if (scope) {
+    scope.output.push(text);
+    return;
+  }
+  if (process.stdout.write(text)) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      process.stdout.off('drain', done);
+      process.stdout.off('close', done);
+      resolve();
+    };
+    process.stdout.on('drain', done);
+    process.stdout.on('close', done);
+  });
+}
+
 /** Messages for people: standard error, or the caller's standard error when run inside the service. */
 export function errOut(text: string): void {
   const scope = serviceScope.getStore();
