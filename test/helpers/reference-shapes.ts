@@ -58,7 +58,8 @@ const applicationMetadata = z.object({
   date_ranges: z.array(z.object({ from: instant, to: instant, duration: z.string().regex(/^P\d+[MD]$/) })),
 });
 
-const category = z.object({ slug: z.string(), confidence: z.string().optional() });
+// The reference requires a confidence on both levels.
+const category = z.object({ slug: z.string(), confidence: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal') });
 const transaction = z.object({
   transaction_id: z.string(),
   account_id: z.string(),

@@ -131,7 +131,7 @@ describe('API auth and tenancy', () => {
         ['GET', TOTALS, 'aggregations_v2_bucket_totals_get', ''],
         ['GET', '/financial/v2/transactions', 'financial_v2_transactions_get', ''],
         ['GET', '/financial/v2/accounts', 'financial_v2_accounts', ''],
-        ['GET', '/aggregations/v2/totals/categories', 'aggregations_v2_totals_categories_get', ''],
+        ['GET', '/aggregations/v2/totals/categories', 'v2_category_totals_get', ''],
         ['GET', '/financial/v2/transactions', 'financial_v2_transactions_get', 'z'.repeat(201)],
       ];
       for (const [method, path, op, customer] of cases) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { categoryTotalsResponse, type CurrencyTotalOut } from '../../src/api/schemas/category-totals.schemas.js';
 import { expectSchema, validationBody, useCustomerApi } from '../helpers/api.js';
 
-const OP = 'aggregations_v2_totals_categories_get';
+const OP = 'v2_category_totals_get';
 
 /** [currency, amount, count, monthly_average, variance, monthly amounts] */
 const brief = (totals: readonly CurrencyTotalOut[]) =>

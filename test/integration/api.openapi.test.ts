@@ -20,8 +20,8 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['get', '/financial/v2/accounts', 'financial_v2_accounts'],
   ['get', '/core/v1/customer-applications/{application_id}', 'v1_customer_application_get'],
   ['get', '/resources/v2/categories', 'resources_v2_categories_get'],
-  ['get', '/resources/v2/categories/models', 'resources_v2_categories_models_get'],
-  ['get', '/aggregations/v2/totals/categories', 'aggregations_v2_totals_categories_get'],
+  ['get', '/resources/v2/categories/models', 'resources_v2_models_get'],
+  ['get', '/aggregations/v2/totals/categories', 'v2_category_totals_get'],
   ['get', '/healthz', 'healthz_get'],
   ['get', '/readyz', 'readyz_get'],
 ];

@@ -53,7 +53,7 @@ describe('bucket totals: query validation', () => {
 
   it('refuses offsets and other zones on the category totals and the report too', async () => {
     const cases: [string, string, Record<string, string>][] = [
-      ['/aggregations/v2/totals/categories?from=2024-02-01T00:00:00%2B01:00', 'aggregations_v2_totals_categories_get', { from: 'must be in UTC (Z or +00:00): months are UTC calendar months' }],
+      ['/aggregations/v2/totals/categories?from=2024-02-01T00:00:00%2B01:00', 'v2_category_totals_get', { from: 'must be in UTC (Z or +00:00): months are UTC calendar months' }],
       ['/v1/affordability/report?month_from=2024-01&month_to=2024-03&timezone=Europe/London', OP_AFFORDABILITY_REPORT_GET, { timezone: 'must be Etc/UTC: afford counts whole UTC calendar months' }],
     ];
     for (const [path, op, errors] of cases) {

@@ -73,6 +73,8 @@ describe('GET /financial/v2/transactions, as a client of the reference API uses 
     await served.api.pipeline.ingest([event(2, 'transaction.upserted', again)]);
     const rewritten = await list(`?updated_after=${since}`);
     expect(rewritten.data.map((t) => [t.transaction_id, t.amount.value])).toEqual([['t21', '31.00']]);
+    // Sent without confidences: each level still has one, as the reference requires, saying nobody vouched for it.
+    expect(rewritten.data[0]?.enrichments?.categories).toEqual({ l1: { slug: 'food_and_drink', confidence: '0.00' }, l2: { slug: 'groceries', confidence: '0.00' } });
     expect(rewritten.metadata.deleted).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ describe('an unknown currency in the API', () => {
 
   const ENDPOINTS: Array<[string, string]> = [
     ['/aggregations/v2/buckets/core-dashboard/totals?group_by=bucket_l1&month_from=2024-01&month_to=2024-03', 'aggregations_v2_bucket_totals_get'],
-    ['/aggregations/v2/totals/categories?from=2024-01&to=2024-03', 'aggregations_v2_totals_categories_get'],
+    ['/aggregations/v2/totals/categories?from=2024-01&to=2024-03', 'v2_category_totals_get'],
     ['/v1/affordability/report?month_from=2024-01&month_to=2024-03', ''],
     ['/financial/v2/transactions?', 'financial_v2_transactions_get'],
     ['/financial/v2/accounts?', ''],

@@ -170,6 +170,25 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     expect(await stored('ref-5')).toEqual([]);
   });
 
+  it('refuses the reference headers that would store something else than afford does, and lets the harmless ones through', async () => {
+    const generate = 'is not supported: afford keeps the transaction ids it is sent (send the same id again to replace a transaction)';
+    const noCustomer = 'is not supported: afford stores every transaction under its customer';
+    for (const [headers, errors] of [
+      [{ 'X-Generate-Transaction-IDs': 'true' }, { 'X-Generate-Transaction-IDs': generate }],
+      [{ 'x-no-customer': 'TRUE', 'X-Generate-Transaction-IDs': 'yes' }, { 'X-Generate-Transaction-IDs': generate, 'X-No-Customer': noCustomer }],
+    ] as const) {
+      const res = await send([{ customer_id: 'ref-7', transactions: [v3('h-1', '2.00')] }], V3, headers);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(validationBody(OP, errors));
+    }
+    expect(await stored('ref-7')).toEqual([]);
+    const fine = await send([{ customer_id: 'ref-7', transactions: [v3('h-1', '2.00')] }], V3, {
+      'X-No-Customer': 'false', 'X-Bud-Categorisation-Model': 'uk-v2', 'X-Disable-Synchronous': 'true',
+    });
+    expect(fine.status).toBe(202);
+    expect((await stored('ref-7')).map((r) => r['transaction_id'])).toEqual(['h-1']);
+  });
+
   it('answers 404 task_not_found for an unknown task and for another client’s', async () => {
     const mine = await send([{ customer_id: 'ref-6', transactions: [v3('x', '1.00')] }], V3);
     const taskId = String((mine.body['metadata'] as { task_id: string }).task_id);

@@ -54,10 +54,10 @@ describe('refresh tasks', () => {
 
     const res = await post('Monzo');
     expect(res.status).toBe(202);
-    expect(res.body.operation_id).toBe('v1_open_banking_refresh_post');
+    expect(res.body.operation_id).toBe('open_banking_refresh_post');
     const taskId = res.body.data.task_id;
     expect(res.body.data).toEqual({ task_id: taskId, provider: 'Monzo' });
-    expect(res.body.metadata).toEqual({ status: 'Pending', next_url: `/v1/open-banking/refresh/${taskId}`, next_url_delay: 2 });
+    expect(res.body.metadata).toEqual({ status: 'Pending', next_url: `/v1/open-banking/refresh/${taskId}`, next_url_delay: 2000 });
 
     const [hook] = await receiver.waitFor(1);
     expect(JSON.parse(hook?.body.toString('utf8') ?? '')).toEqual({
@@ -77,7 +77,7 @@ describe('refresh tasks', () => {
     const read = await finished(taskId);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
-      operation_id: 'v1_open_banking_refresh_get',
+      operation_id: 'open_banking_refresh_get',
       data: { task_id: taskId, provider: 'Monzo', status: 'Completed', result: 'success', reconnect_required: false, step: 4, text: 'Completed' },
       metadata: { has_new_transactions: true, status: 'Completed' },
     });
@@ -127,7 +127,7 @@ describe('refresh tasks', () => {
     const unknown = await get('no-such-task');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({
-      operation_id: 'v1_open_banking_refresh_get',
+      operation_id: 'open_banking_refresh_get',
       code_id: 'task_not_found',
       message: 'The task does not exist',
       metadata: {},
@@ -143,7 +143,7 @@ describe('refresh tasks', () => {
     await start();
     const res = await service.call('POST', '/v1/open-banking/refresh', { headers: await service.auth(CLIENT, CUSTOMER), body: {} });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ operation_id: 'v1_open_banking_refresh_post', code_id: 'failed_validation', errors: { provider: 'is required' } });
+    expect(res.body).toMatchObject({ operation_id: 'open_banking_refresh_post', code_id: 'failed_validation', errors: { provider: 'is required' } });
   });
 
   it('waits for ingestion to catch up, and fails with internal_timeout when it does not in time', async () => {
@@ -161,7 +161,7 @@ describe('refresh tasks', () => {
     });
     // Not yet known, so not given: the reference's types allow no null for either.
     expect(pending.body.data).toEqual({ task_id: taskId, provider: 'Monzo', status: 'Pending', reconnect_required: false, step: 3, text: 'Fetching balances and transactions' });
-    expect(pending.body.metadata).toEqual({ status: 'Pending' });
+    expect(pending.body.metadata).toEqual({ status: 'Pending', next_url: `/v1/open-banking/refresh/${taskId}`, next_url_delay: 2000 });
     expectReferenceShape(REFERENCE.refreshTask, pending.body);
 
     const failed = await finished(taskId);

@@ -67,6 +67,33 @@ async function refuseForeign(body: readonly IngestEntry[], foreign: ForeignCusto
   throw validationError(errors);
 }
 
+/**
+ * Headers of the reference's ingestion that change what is stored, which
+ * afford does not do: refused, since ignoring them would store something
+ * else than the client asked for (its own ids kept, where it expected ids
+ * made from the content to drop repeats; a customer stored where none was
+ * meant). The categorisation model and the synchronous switch change
+ * nothing here (afford stores the categories it is sent, and always answers
+ * with a task), so they are let through.
+ */
+const UNSUPPORTED_HEADERS: Record<string, string> = {
+  'x-generate-transaction-ids': "is not supported: afford keeps the transaction ids it is sent (send the same id again to replace a transaction)",
+  'x-no-customer': 'is not supported: afford stores every transaction under its customer',
+};
+const HEADER_NAMES: Record<string, string> = { 'x-generate-transaction-ids': 'X-Generate-Transaction-IDs', 'x-no-customer': 'X-No-Customer' };
+
+function refuseUnsupportedHeaders(headers: Record<string, string | string[] | undefined>): void {
+  const errors: Record<string, string> = {};
+  for (const [name, message] of Object.entries(UNSUPPORTED_HEADERS)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    // Asking for the reference's default ("false") is no request for what afford lacks.
+    if ([value].flat().every((v) => v.trim().toLowerCase() === 'false')) continue;
+    errors[HEADER_NAMES[name] ?? name] = message;
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
 export function ingestRoutes(router: Router, ingestion: IngestionService, foreign?: ForeignCustomers): void {
   router.add({
     method: 'POST',
@@ -82,6 +109,7 @@ export function ingestRoutes(router: Router, ingestion: IngestionService, foreig
     response: ingestTransactionsResponse,
     successStatus: 202,
     handler: async ({ body, auth, request }) => {
+      refuseUnsupportedHeaders(request.headers);
       await refuseForeign(body, foreign);
       const clientId = requireClient(auth).clientId;
       // As any source refuses an event over the size limit: refused here, not made a dead letter of a request answered 202.

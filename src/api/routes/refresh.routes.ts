@@ -8,8 +8,12 @@ import type { Router } from '../router.js';
 import { OP_REFRESH_GET, OP_REFRESH_POST, refreshBody, refreshStartedResponse, refreshTaskResponse, taskIdParams } from '../schemas/refresh.schemas.js';
 
 const TAG = 'Refresh';
-/** Seconds a client should wait before polling next_url: refreshes here take about as long as ingestion needs to catch up. */
-const NEXT_URL_DELAY_SECONDS = 2;
+/**
+ * Milliseconds a client should wait before polling next_url, as the
+ * reference API gives it: refreshes here take about as long as ingestion
+ * needs to catch up.
+ */
+const NEXT_URL_DELAY_MS = 2000;
 
 const nextUrl = (taskId: string): string => `/v1/open-banking/refresh/${encodeURIComponent(taskId)}`;
 
@@ -18,7 +22,8 @@ const refreshStatus = (status: Task['status']): WholeStatus => (status === 'Part
 
 /**
  * A task as the reference has it: `result` and `has_new_transactions` are left
- * out until they are known (the reference's types allow no null there).
+ * out until they are known (the reference's types allow no null there); while
+ * it is pending, where to poll next and how long to wait first.
  */
 function taskView(task: Task) {
   return envelope(
@@ -32,7 +37,11 @@ function taskView(task: Task) {
       step: task.step,
       text: REFRESH_STEPS[task.step] ?? '',
     },
-    { ...(task.hasNewTransactions === null ? {} : { has_new_transactions: task.hasNewTransactions }), status: refreshStatus(task.status) },
+    {
+      ...(task.hasNewTransactions === null ? {} : { has_new_transactions: task.hasNewTransactions }),
+      status: refreshStatus(task.status),
+      ...(task.status === 'Pending' ? { next_url: nextUrl(task.taskId), next_url_delay: NEXT_URL_DELAY_MS } : {}),
+    },
   );
 }
 
@@ -53,7 +62,7 @@ export function refreshRoutes(router: Router, refresh: RefreshService): void {
       return envelope(
         OP_REFRESH_POST,
         { task_id: task.taskId, provider: task.provider ?? body.provider },
-        { status: refreshStatus(task.status), next_url: nextUrl(task.taskId), next_url_delay: NEXT_URL_DELAY_SECONDS },
+        { status: refreshStatus(task.status), next_url: nextUrl(task.taskId), next_url_delay: NEXT_URL_DELAY_MS },
       );
     },
   });

@@ -3,7 +3,7 @@ import { CATEGORY_MODELS } from '../../domain/taxonomy.js';
 import { emptyObject, envelopeOf } from './common.js';
 
 export const OP_CATEGORIES_GET = 'resources_v2_categories_get';
-export const OP_CATEGORY_MODELS_GET = 'resources_v2_categories_models_get';
+export const OP_CATEGORY_MODELS_GET = 'resources_v2_models_get';
 
 const LABELS = ['essential', 'nonessential', 'travel'] as const;
 

@@ -3,7 +3,7 @@ import { dayOrInstant } from '../../domain/timestamps.js';
 import { currencyParam, envelopeOf, listParam, moneyOut, queryString } from './common.js';
 import { UTC_ONLY_MESSAGE, utcOnly } from './timezone.js';
 
-export const OP_CATEGORY_TOTALS_GET = 'aggregations_v2_totals_categories_get';
+export const OP_CATEGORY_TOTALS_GET = 'v2_category_totals_get';
 
 const DATE_MESSAGE = 'must be a month (YYYY-MM), a date (YYYY-MM-DD) or an RFC 3339 timestamp';
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;

@@ -3,8 +3,8 @@ import { dateOrInstantParam, envelopeOf } from './common.js';
 import { dayOrInstant } from '../../domain/timestamps.js';
 import { HEADER_UNSAFE } from '../../domain/header-text.js';
 
-export const OP_REFRESH_POST = 'v1_open_banking_refresh_post';
-export const OP_REFRESH_GET = 'v1_open_banking_refresh_get';
+export const OP_REFRESH_POST = 'open_banking_refresh_post';
+export const OP_REFRESH_GET = 'open_banking_refresh_get';
 
 /** A real date or instant, as every date parameter is (common.ts). */
 const day = dateOrInstantParam;
@@ -44,5 +44,11 @@ export const refreshTaskResponse = envelopeOf(
     step: z.number().int().min(1).max(4),
     text: z.string(),
   }),
-  z.object({ has_new_transactions: z.boolean().optional(), status: taskStatus }),
+  z.object({
+    has_new_transactions: z.boolean().optional(),
+    status: taskStatus,
+    /** Only while the task is pending. */
+    next_url: z.string().optional(),
+    next_url_delay: z.number().int().optional(),
+  }),
 );

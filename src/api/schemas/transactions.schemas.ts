@@ -57,7 +57,8 @@ export const transactionsQuery = z.object({
 
 export type TransactionsQuery = z.output<typeof transactionsQuery>;
 
-const slugOut = z.object({ slug: z.string(), confidence: z.string().optional() });
+/** A category level: its slug and confidence (`0.00` when none was given, as the reference requires one). */
+const slugOut = z.object({ slug: z.string(), confidence: z.string() });
 
 export const transactionOut = z.object({
   transaction_id: z.string(),

@@ -12,8 +12,15 @@ function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);
 }
 
-function slug(name: string, confidence: string | null): { slug: string; confidence?: string } {
-  return confidence === null ? { slug: name } : { slug: name, confidence };
+/**
+ * The confidence given when none was stored (a transaction under the
+ * fallback pair, or sent without one): the reference requires a confidence
+ * on both levels, and nobody vouched for this category.
+ */
+export const UNKNOWN_CONFIDENCE = '0.00';
+
+function slug(name: string, confidence: string | null): { slug: string; confidence: string } {
+  return { slug: name, confidence: confidence ?? UNKNOWN_CONFIDENCE };
 }
 
 /** The merchant's display name when it has one, else the description as received. */
