@@ -8,5 +8,6 @@ SELECT dead_letter_id::VARCHAR AS dead_letter_id,
        reason, raw
 FROM dead_letters
 WHERE $source IS NULL OR source = $source
-ORDER BY dead_letter_id DESC
+-- By the stored number: the text of the same name above would sort #9 before #10.
+ORDER BY dead_letters.dead_letter_id DESC
 LIMIT $limit;
