@@ -1,3 +1,5 @@
+import path from 'node:path';
+import cron from 'node-cron';
 import { z } from 'zod';
 import { affordError } from './domain/errors.js';
 
@@ -12,7 +14,7 @@ interface Setting {
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { name: 'AFFORD_DB', default: './data/afford.duckdb', description: 'DuckDB file that holds all data' },
+  { name: 'AFFORD_DB', default: './data/afford.duckdb', description: "DuckDB file that holds all data: a file afford made (another program's database, or one a newer afford wrote, is refused), outside AFFORD_EXPORT_DIR and AFFORD_REPORTS_DIR" },
   { name: 'AFFORD_DB_CHECKPOINT_THRESHOLD', default: '64MB', description: "how much the write-ahead log may hold before DuckDB writes it into the DB file (DuckDB's checkpoint_threshold): until then DuckDB keeps the rows in memory too, and spills them to disk once its memory is full, which slowed a long ingest as it went; the log is on disk, so nothing is lost on a crash, and it is replayed on the next start. A transaction of 16,384 rows or more of a table (an ingest batch of 25,000) writes them into the file directly, and only where they are goes into the log. The nightly jobs run with 1GB and checkpoint when each ends" },
   { name: 'AFFORD_DB_CHECKPOINT_CHANGED_ROWS', default: '100000', description: "how many stored rows writes may delete or update (a transaction's older version, a customer-month's monthly totals rewritten) before afford writes the log into the DB file (a CHECKPOINT): DuckDB keeps the old version of every such row in memory it cannot free until then, and the log, which records a deletion in a few bytes, hardly grows with them; events in time order, as a Kafka stream brings them, rewrite the current month's totals of every customer in every batch, and without it ran DuckDB out of memory part-way through 4,000 customers. 0 leaves checkpoints to AFFORD_DB_CHECKPOINT_THRESHOLD alone" },
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '96MB', description: "most memory DuckDB may use for its buffers and caches during ingest and reads (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; the nightly jobs run with AFFORD_JOBS_DB_MEMORY_LIMIT" },
@@ -56,8 +58,47 @@ export const SETTINGS: readonly Setting[] = [
 /** What AFFORD_V8_FLAGS may hold: V8 options, `--name` or `--name=value`, separated by spaces. */
 export const V8_FLAGS_PATTERN = /^\s*(--[a-z0-9_-]+(=[^\s]+)?\s*)*$/i;
 
-/** A size as DuckDB takes it, such as 256MB or 1GiB; `example` goes into the message. */
-const sizeString = (example: string) => z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, `must be a size such as ${example}`);
+const SIZE_UNITS: Record<string, number> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+/** The most any size setting may be: 1 PB, far past any machine, and well within what DuckDB and JavaScript count exactly. */
+const MAX_SIZE_BYTES = 1e15;
+
+/**
+ * A size as DuckDB takes it, such as 256MB or 1GiB, of at least `minBytes`
+ * (a memory limit of 0MB or 1KB made every command fail with DuckDB's own
+ * out-of-memory text, naming no setting); `example` goes into the message.
+ */
+const sizeString = (example: string, minBytes: number, minText: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, `must be a size such as ${example}`)
+    .refine((s) => {
+      const [, amount, unit] = /^(\d+(?:\.\d+)?)\s*(\w+)$/.exec(s) ?? [];
+      const bytes = Number(amount) * (SIZE_UNITS[String(unit).toLowerCase()] ?? NaN);
+      return bytes >= minBytes && bytes <= MAX_SIZE_BYTES;
+    }, `must be from ${minText} to 1000TB`);
+
+/** Where no file of the store or its outputs may be: the kernel's own folders (Node's recursive mkdir spins there for ever). */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
+const underFolder = (file: string, folder: string): boolean => file === folder || file.startsWith(`${folder}${path.sep}`);
+
+/**
+ * A path setting: trimmed, not blank, a local path (DuckDB reads `s3://`,
+ * `md:` and the like by downloading an extension into the process), and not
+ * under the kernel's folders.
+ */
+const pathString = z
+  .string()
+  .transform((s) => s.trim())
+  .refine((s) => s !== '', 'must not be blank')
+  .refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s), 'must be a path on this machine, not a URL or a DuckDB scheme such as s3:// or md:')
+  .refine((s) => !SYSTEM_FOLDERS.some((f) => underFolder(path.resolve(s), f)), `must not be under ${SYSTEM_FOLDERS.join(', ')}`);
+
+/** A Kafka broker: host:port, the port from 1 to 65535. */
+const brokerPattern = /^[^\s:/]+:(\d{1,5})$/;
+const brokerList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .refine((list) => list.every((b) => { const port = Number(brokerPattern.exec(b)?.[1] ?? 0); return port >= 1 && port <= 65535; }), 'must be host:port entries separated by commas, each port from 1 to 65535');
 
 const intString = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
@@ -74,20 +115,22 @@ const shardString = z
   .refine((s) => s.count >= 1 && s.index < s.count, 'k must be below n');
 
 const envSchema = z.object({
-  AFFORD_DB: z.string().min(1),
-  AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB'),
+  AFFORD_DB: pathString
+    .refine((s) => s !== ':memory:', 'must be a file: :memory: keeps nothing')
+    .refine((s) => !s.endsWith('/'), 'must name a file, not a folder'),
+  AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB', 1e3, '1KB'),
   AFFORD_DB_CHECKPOINT_CHANGED_ROWS: intString(0, 1_000_000_000),
-  AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB'),
+  AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB', 16e6, '16MB'),
   AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
   AFFORD_HOST: z.string().min(1),
   AFFORD_PORT: intString(0, 65535),
   AFFORD_API_REQUEST_TIMEOUT_MS: intString(100, 3_600_000),
   AFFORD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  AFFORD_NIGHTLY_CRON: z.string().min(9),
+  AFFORD_NIGHTLY_CRON: z.string().refine((s) => s.trim().split(/\s+/).length === 5 && cron.validate(s), 'must be a cron expression of five fields, such as 0 2 * * *'),
   AFFORD_INGEST_BATCH_ROWS: intString(1, 1_000_000),
-  AFFORD_KAFKA_BROKERS: commaList.optional(),
-  AFFORD_KAFKA_TOPICS: commaList,
+  AFFORD_KAFKA_BROKERS: brokerList.optional(),
+  AFFORD_KAFKA_TOPICS: commaList.refine((l) => l.length > 0, 'must name at least one topic'),
   AFFORD_KAFKA_GROUP_ID: z.string().min(1),
   AFFORD_KAFKA_CLIENT_ID: z.string().min(1),
   AFFORD_KAFKA_SSL: z.enum(['true', 'false']).transform((s) => s === 'true'),
@@ -102,17 +145,25 @@ const envSchema = z.object({
   AFFORD_CLIENT_STATE_WAIT_MS: intString(1, 600_000),
   AFFORD_DB_READERS: intString(1, 1024),
   AFFORD_DB_THREADS: intString(1, 1024),
-  AFFORD_JOBS_DB_MEMORY_LIMIT: sizeString('256MB or 1GB'),
+  AFFORD_JOBS_DB_MEMORY_LIMIT: sizeString('256MB or 1GB', 16e6, '16MB'),
   AFFORD_JOBS_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_JOBS_SLICE_TRANSACTIONS: intString(1, 100_000_000),
-  AFFORD_EXPORT_DIR: z.string().min(1),
-  AFFORD_REPORTS_DIR: z.string().min(1).optional(),
+  AFFORD_EXPORT_DIR: pathString,
+  AFFORD_REPORTS_DIR: pathString.optional(),
   AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AFFORD_WEBHOOK_RETRY_BASE_MS: intString(1, 86_400_000),
   AFFORD_WEBHOOK_RETRY_CAP_MS: intString(1, 86_400_000),
   AFFORD_WEBHOOK_TIMEOUT_MS: intString(1, 600_000),
   AFFORD_REFRESH_TIMEOUT_MS: intString(1, 86_400_000),
+}).superRefine((c, ctx) => {
+  // The export replaces what is in its folder, and `afford sql` reads any file there: the live store must be elsewhere.
+  const store = path.resolve(c.AFFORD_DB);
+  for (const [name, folder] of [['AFFORD_EXPORT_DIR', c.AFFORD_EXPORT_DIR], ['AFFORD_REPORTS_DIR', c.AFFORD_REPORTS_DIR]] as const) {
+    if (folder !== undefined && underFolder(store, path.resolve(folder))) {
+      ctx.addIssue({ code: 'custom', path: ['AFFORD_DB'], message: `must not be inside ${name} (${folder}): the jobs replace what is there, and afford sql reads it` });
+    }
+  }
 });
 
 export type Config = z.infer<typeof envSchema>;

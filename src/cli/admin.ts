@@ -42,7 +42,15 @@ export function startAdminServer(
   buildProgram: BuildProgram,
 ): { close: () => Promise<void> } {
   const socketPath = adminSocketPath(deps.config.AFFORD_DB);
-  if (existsSync(socketPath)) rmSync(socketPath);
+  // The socket only forwards command-line commands: a path it cannot take (a folder that is not there, another
+  // user's file) costs that, and is said, but does not stop the service, whose API is already up.
+  const unusable = (err: unknown): void =>
+    deps.logger.error({ err, socket: socketPath }, 'the admin socket cannot listen: afford commands run beside this service will not reach it');
+  try {
+    if (existsSync(socketPath)) rmSync(socketPath);
+  } catch (err) {
+    unusable(err);
+  }
   let queue: Promise<unknown> = Promise.resolve();
 
   const run = async (request: AdminRequest): Promise<AdminResponse> => {
@@ -94,14 +102,17 @@ export function startAdminServer(
       void next.then(answer);
     });
   });
+  server.on('error', unusable);
   server.listen(socketPath);
   return {
     close: () =>
       new Promise((resolve) => {
+        // Only a socket this service listened on is its to remove.
+        const ours = server.listening;
         server.close(() => resolve());
         // A client still connected (idle, or waiting for a command cut short) would hold the close, and the stop.
         for (const socket of sockets) socket.destroy();
-        if (existsSync(socketPath)) rmSync(socketPath);
+        if (ours && existsSync(socketPath)) rmSync(socketPath, { force: true });
       }),
   };
 }

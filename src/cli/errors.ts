@@ -2,7 +2,10 @@ import { InvalidArgumentError } from 'commander';
 import { errorCode, type ErrorCode } from '../domain/errors.js';
 
 /** Mistakes of the person at the command line or in the settings: shown as one line, never with a stack. */
-const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'PATH_NUL']);
+const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'PATH_NUL',
+  'CLIENT_STATE_NEEDS_TOKEN_SECRET', 'CLIENT_STATE_NEEDS_SERVICE', 'MIGRATION_FAILED', 'STORE_NOT_AFFORD', 'STORE_NEWER',
+]);
 
 /** For commander options: a whole number of at least 1. */
 /** The most rows a listing command prints at once. */

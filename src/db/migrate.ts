@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listSqlFiles, sqlFile } from './sql-files.js';
 import { queryRows } from './rows.js';
-import { runScriptWithResult } from './script.js';
+import { queryFile, runScriptWithResult } from './script.js';
 import type { Logger } from '../logger.js';
-import { affordErrorCausedBy } from '../domain/errors.js';
+import { affordError, affordErrorCausedBy } from '../domain/errors.js';
 
 /**
  * Runs a migration's batch file (NNN_name.batch.sql) until it has nothing
@@ -39,14 +39,27 @@ async function runBatches(conn: DuckDBConnection, logger: Logger, file: string):
   if (total > 0) logger.info({ migration: file, rows: total }, 'applied migration batches');
 }
 
-/** Applies sql/migrations/NNN_name.sql in order, each in its own transaction, and records it; then its batch file, if it has one. */
-export async function migrate(conn: DuckDBConnection, logger: Logger): Promise<number> {
+/**
+ * Applies sql/migrations/NNN_name.sql in order, each in its own transaction,
+ * and records it; then its batch file, if it has one. A file that holds
+ * tables but no record of migrations is another program's database, which
+ * afford would have filled with its own tables beside; one whose record
+ * goes past the newest migration here was written by a newer afford, whose
+ * tables this one may misread. Both are refused before anything is written.
+ * `where` names the file in those messages.
+ */
+export async function migrate(conn: DuckDBConnection, logger: Logger, where = 'the store'): Promise<number> {
+  const [state] = await queryFile<{ other_tables: number; has_migrations: number }>(conn, 'queries/db/schema-state', {}, { other_tables: 'number', has_migrations: 'number' });
+  if (state && state.has_migrations === 0 && state.other_tables > 0) throw affordError('STORE_NOT_AFFORD', where);
   await conn.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)',
   );
   const applied = new Set((await queryRows<{ version: number }>(conn, 'SELECT version FROM schema_migrations', undefined, { version: 'number' }, 'schema_migrations')).map((r) => r.version));
   let count = 0;
   const files = listSqlFiles('migrations');
+  const newestKnown = Math.max(0, ...files.map((f) => Number(/^(\d+)_/.exec(f)?.[1] ?? 0)));
+  const newestApplied = Math.max(0, ...applied);
+  if (newestApplied > newestKnown) throw affordError('STORE_NEWER', where, String(newestApplied), String(newestKnown));
   for (const file of files) {
     const match = /^(\d+)_(.+)\.sql$/.exec(file);
     if (!match || file.endsWith('.batch.sql')) continue;

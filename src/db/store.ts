@@ -106,6 +106,9 @@ export class Store {
       ...instanceSettings(options.memoryLimit),
       ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
       ...(options.threads ? { threads: String(options.threads) } : {}),
+      // No extension is fetched or loaded behind afford's back (the ones it uses are built in).
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
       // Where DuckDB spills what does not fit its memory limit: beside the file, as when DuckDB opens a file itself.
       ...(dbPath !== ':memory:' ? { temp_directory: `${dbPath}.tmp` } : {}),
     };
@@ -123,7 +126,7 @@ export class Store {
       });
     }
     await runScript(writer, 'queries/db/set-time-zone');
-    await migrate(writer, logger);
+    await migrate(writer, logger, dbPath);
     return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0, options.readers ?? Number.POSITIVE_INFINITY);
   }
 

@@ -28,6 +28,8 @@ export const ERRORS = {
   STORE_CLOSED: { message: 'the store is closed' },
   DATABASE_BUSY: { message: '%s is held by another process' },
   MIGRATION_FAILED: { message: 'migration %s failed: %s' },
+  STORE_NOT_AFFORD: { message: 'AFFORD_DB %s holds tables but is not an afford store (no schema_migrations): afford makes its own store; point AFFORD_DB at a new file' },
+  STORE_NEWER: { message: 'AFFORD_DB %s was written by a newer afford (its schema is at version %s, this afford knows up to %s): run that version' },
   ROWS_MISMATCH: { message: 'the rows of %s do not have the expected columns: %s' },
 
   // Settings and the command line: a person's mistake, shown as one line.

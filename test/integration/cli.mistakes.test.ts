@@ -28,6 +28,10 @@ describe('ordinary mistakes at the command line', () => {
     expectOneLine(await afford(['ingest', 'file', path.join(dir, 'no-such-events.ndjson')], env), /^afford ingest file: cannot read .*no-such-events\.ndjson: no such file$/);
     expectOneLine(await afford(['produce', path.join(dir, 'no-such-events.ndjson')], { ...env, AFFORD_KAFKA_BROKERS: '127.0.0.1:9' }), /^afford produce: cannot read .*: no such file$/);
     expectOneLine(await afford(['ingest', 'file', dir], env), /^afford ingest file: .* is a folder, not an NDJSON file$/);
+    // Settings that only fail as the command runs: one line too, not a stack.
+    expectOneLine(await afford(['clients', 'create', '--name', 'x'], { ...env, AFFORD_CLIENT_STATE_TOPIC: 'state' }), /^AFFORD_CLIENT_STATE_TOPIC is set: client-level changes go through the running service \(run afford serve first\)$/);
+    const cron = await afford(['jobs', 'list'], { ...env, AFFORD_NIGHTLY_CRON: '99 99 * * *' });
+    expect([cron.code, cron.stderr]).toEqual([1, 'invalid configuration:\n  AFFORD_NIGHTLY_CRON: must be a cron expression of five fields, such as 0 2 * * *\n']);
   });
 
   it('a device as the input file, which would never end', async () => {

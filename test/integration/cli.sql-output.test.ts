@@ -9,7 +9,7 @@ const ROWS = 400_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-sql-output-'));
 const db = path.join(dir, 'rows.duckdb');
 // A JavaScript heap far smaller than the result: a command that held the rows, or the text, whole would run out of it.
-const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_EXPORT_DIR: dir, NODE_OPTIONS: '--max-old-space-size=40' };
+const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_EXPORT_DIR: path.join(dir, 'export'), NODE_OPTIONS: '--max-old-space-size=40' };
 
 beforeAll(async () => {
   const instance = await DuckDBInstance.create(db);

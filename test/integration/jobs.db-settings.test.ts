@@ -68,7 +68,8 @@ describe('a job runs with a checkpoint threshold of 1GB and the jobs\' memory li
 
   it('sets every setting back when one of a job\'s settings fails part-way', async () => {
     // The checkpoint threshold is set first, then the memory limit, which fails: the threshold must come back too.
-    const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_JOBS_DB_MEMORY_LIMIT: '1KB' });
+    // A limit the settings would refuse (it is below 16MB), to make DuckDB refuse it part-way.
+    const config = { ...loadConfig({}, { AFFORD_DB: ctx.store.path }), AFFORD_JOBS_DB_MEMORY_LIMIT: '1KB' };
     const run = await runJob(probe([], false), { store: ctx.store, config, logger: silentLogger }, 'cli');
     expect(run.status).toBe('failed');
     expect(await settingsNow()).toBe('61.0 MiB,91.5 MiB');
