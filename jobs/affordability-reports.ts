@@ -8,9 +8,10 @@ import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
 import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
 import type { CustomerRef } from '../src/domain/customer-ref.js';
-import { listCustomers, listDeletions, readReportRows, reportKey, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
+import { listCustomers, listDeletions, readReportRows, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import { msFromDb } from '../src/domain/timestamps.js';
 import { withDbThreads } from '../src/db/threads.js';
+import { pdfPathOf, pdfPlaceOf } from './report-pdf-paths.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 import { reportSigningKey, signPdf } from '../src/reports/report-signature.js';
 import type { Job, JobContext } from './job.js';
@@ -41,19 +42,12 @@ export interface AffordabilityJobOptions {
   chunkSize?: number;
 }
 
-/**
- * Where a customer's PDF goes: one folder per client, since two clients may
- * use the same customer id. Ids are arbitrary text, so each is encoded into
- * one safe file name.
- */
+/** Where a customer's PDF goes (report-pdf-paths.ts). */
 export function reportPdfPath(dir: string, report: AffordabilityReport): string {
   const m = report.metadata;
   return pdfPathOf(dir, { from: m.month_from, to: m.month_to }, { clientId: m.client_id, customerId: m.customer_id });
 }
 
-function pdfPathOf(dir: string, range: { from: string; to: string }, customer: CustomerRef): string {
-  return path.join(dir, `${range.from}_${range.to}`, encodeURIComponent(customer.clientId), `${encodeURIComponent(customer.customerId)}.pdf`);
-}
 
 /** `made`: the folders this run has made already (one per range and client, which every PDF would ask for again). */
 async function writePdf(dir: string, pool: PdfRenderer, key: Buffer, made: Set<string>, input: PdfInput, reportJson?: string): Promise<string> {
@@ -86,13 +80,12 @@ function safeDecode(name: string): string | undefined {
  * earlier run), in every range folder: their data must not outlive them here.
  */
 async function pruneDeletedCustomers(dir: string, customers: readonly CustomerRef[]): Promise<number> {
-  const keys = new Set(customers.map(reportKey));
+  const places = new Set(customers.map(pdfPlaceOf));
   const ids = new Set(customers.map((c) => c.customerId));
   let removed = 0;
-  const prune = async (folder: string, isKept: (customerId: string) => boolean): Promise<void> => {
+  const prune = async (folder: string, isKept: (name: string) => boolean): Promise<void> => {
     for (const file of await readdir(folder, { withFileTypes: true })) {
-      const customerId = file.isFile() && file.name.endsWith('.pdf') ? safeDecode(file.name.slice(0, -4)) : undefined;
-      if (customerId === undefined || isKept(customerId)) continue; // not one of ours, or still a customer
+      if (!file.isFile() || !file.name.endsWith('.pdf') || isKept(file.name)) continue;
       await rm(path.join(folder, file.name), { force: true });
       removed++;
     }
@@ -101,12 +94,14 @@ async function pruneDeletedCustomers(dir: string, customers: readonly CustomerRe
   for (const folder of folders) {
     if (!folder.isDirectory() || !RANGE_FOLDER.test(folder.name)) continue;
     const rangeDir = path.join(dir, folder.name);
-    // PDFs written before there was a folder per client: kept while any client has the customer id.
-    await prune(rangeDir, (customerId) => ids.has(customerId));
+    // PDFs written before there was a folder per client: kept while any client has the customer id (or not one of ours).
+    await prune(rangeDir, (name) => {
+      const customerId = safeDecode(name.slice(0, -4));
+      return customerId === undefined || ids.has(customerId);
+    });
+    // Each client's folder: what a customer the store has would be named, and nothing else, is kept.
     for (const sub of await readdir(rangeDir, { withFileTypes: true })) {
-      const clientId = sub.isDirectory() ? safeDecode(sub.name) : undefined;
-      if (clientId === undefined) continue;
-      await prune(path.join(rangeDir, sub.name), (customerId) => keys.has(reportKey({ clientId, customerId })));
+      if (sub.isDirectory()) await prune(path.join(rangeDir, sub.name), (name) => places.has(`${sub.name}/${name}`));
     }
   }
   return removed;
@@ -125,7 +120,7 @@ async function pruneOutdatedByDeletion(dir: string, deletions: ReadonlyArray<{ c
   for (const d of deletions) {
     const deletedAt = msFromDb(d.deleted_at);
     for (const folder of folders) {
-      const file = path.join(dir, folder.name, encodeURIComponent(d.client_id), `${encodeURIComponent(d.customer_id)}.pdf`);
+      const file = path.join(dir, folder.name, pdfPlaceOf({ clientId: d.client_id, customerId: d.customer_id }));
       const written = await stat(file).then((s) => s.mtimeMs, () => undefined);
       if (written === undefined || written >= deletedAt) continue;
       await rm(file, { force: true });
