@@ -26,8 +26,31 @@ export interface JobRunResult {
  */
 const JOB_CHECKPOINT_THRESHOLD = '1GB';
 
-/** Runs a job's steps in order and records the run, whatever happens, in job_runs. */
-export async function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
+/** The last job started on each store, which the next waits for. */
+const lastJobOf = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * Runs a job's steps in order and records the run, whatever happens, in
+ * job_runs. Jobs on one store run one at a time, in the order asked: each
+ * sets the store's DuckDB settings for its length and sets them back after,
+ * and the exports write fixed files; a command run beside `afford serve`
+ * during the nightly batch used to run at the same time as it (a snapshot
+ * export then removed the other's file, and the threads setting stayed at
+ * every core once their settings' restores crossed).
+ */
+export function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
+  const before = lastJobOf.get(ctx.store);
+  if (before) ctx.logger.info({ job: job.name }, 'job waits for the job in hand to end');
+  const run = (before ?? Promise.resolve()).then(() => runAlone(job, ctx, trigger));
+  const settled = run.catch(() => undefined);
+  lastJobOf.set(ctx.store, settled);
+  void settled.then(() => {
+    if (lastJobOf.get(ctx.store) === settled) lastJobOf.delete(ctx.store);
+  });
+  return run;
+}
+
+async function runAlone(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
   const started = Date.now();
   const [row] = await ctx.store.write((conn) => queryFile<{ run_id: string }>(conn, 'queries/jobs/record-run-start', { job_name: job.name, trigger }, { run_id: 'text' }));
   const runId = String(row?.run_id);
