@@ -25,7 +25,7 @@ export interface RefreshOutcome {
   reconnectRequired: boolean;
 }
 
-/** The interface's open banking task payload, refresh variant: the flags are the strings `true`/`false`. */
+/** The reference API's open banking task payload, refresh variant: the flags are the strings `true`/`false`. */
 export function refreshCompletedMessage(r: RefreshOutcome): WebhookMessage {
   return {
     event: 'open_banking.refresh.completed',
@@ -72,7 +72,7 @@ export interface PaymentNotice {
   payment: PaymentData;
 }
 
-/** The interface's payment payload; `kind` chooses the webhook and is not repeated in the body. */
+/** The reference API's payment payload; `kind` chooses the webhook and is not repeated in the body. */
 export function paymentMessage(p: PaymentNotice): WebhookMessage {
   return {
     event: paymentWebhookEvent(p.payment.kind),
@@ -87,7 +87,7 @@ export function paymentMessage(p: PaymentNotice): WebhookMessage {
 
 export const INGEST_OPERATION_ID = 'v2_ingest_transactions_post';
 
-/** The interface's ingestion payload. */
+/** The reference API's ingestion payload. */
 export function ingestionSucceededMessage(taskId: string, clientId: string): WebhookMessage {
   return {
     event: 'first_party_ingester.ingest.succeeded',

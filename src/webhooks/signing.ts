@@ -8,7 +8,7 @@ export function tokenSignature(secret: string, body: Uint8Array): string {
 }
 
 /**
- * X-Signature (deprecated by the interface, still sent): a compact JWS whose
+ * X-Signature (deprecated by the reference API, still sent): a compact JWS whose
  * payload is the body itself, signed ES256; the header's kid is the
  * X-Signing-ID. A receiver verifies it against the JWKS and compares the
  * verified payload with the body it received, byte for byte. The bodies are
