@@ -214,10 +214,42 @@ async function runChunk(ctx: JobContext, options: AffordabilityJobOptions, state
   state.ms.assemble += Date.now() - started;
 
   // The chunk's PDFs go to the workers while its reports are stored: DuckDB stores, the workers draw.
-  const [saved] = await Promise.all([timed(state, 'store', saveReports(ctx.store, archived)), sendPdfs(state, log, forPdf)]);
+  const [saved] = await Promise.all([timed(state, 'store', storeChunk(ctx, state, log, archived)), sendPdfs(state, log, forPdf)]);
   state.stored += saved.stored;
   state.refused.push(...saved.refused);
   if (saved.refused.length > 0) log.info({ customers: saved.refused.length }, 'reports not stored: their customers were deleted after the reports were read');
+}
+
+/**
+ * Stores a chunk's reports in one transaction; when that fails, each
+ * customer's alone, so that one customer the store cannot take (an insight
+ * figure past what its column holds) fails that customer, not the rest of
+ * the chunk and every chunk after it.
+ */
+async function storeChunk(ctx: JobContext, state: RunState, log: JobContext['logger'], archived: readonly ArchivedReport[]): Promise<{ stored: number; refused: CustomerRef[] }> {
+  try {
+    return await saveReports(ctx.store, archived);
+  } catch (err) {
+    log.warn({ err, reports: archived.length }, 'storing a chunk of reports failed; storing each customer alone');
+  }
+  const byCustomer = new Map<string, ArchivedReport[]>();
+  for (const a of archived) {
+    const key = JSON.stringify([a.report.metadata.client_id, a.report.metadata.customer_id]);
+    byCustomer.set(key, [...(byCustomer.get(key) ?? []), a]);
+  }
+  const total = { stored: 0, refused: [] as CustomerRef[] };
+  for (const reports of byCustomer.values()) {
+    const { client_id: clientId, customer_id: customerId } = (reports[0] as ArchivedReport).report.metadata;
+    try {
+      const saved = await saveReports(ctx.store, reports);
+      total.stored += saved.stored;
+      total.refused.push(...saved.refused);
+    } catch (err) {
+      state.failed.push(customerId);
+      log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability reports could not be stored for customer; continuing');
+    }
+  }
+  return total;
 }
 
 async function timed<T>(state: RunState, part: 'store', work: Promise<T>): Promise<T> {
