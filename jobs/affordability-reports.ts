@@ -85,7 +85,9 @@ async function pruneDeletedCustomers(dir: string, customers: readonly CustomerRe
   let removed = 0;
   const prune = async (folder: string, isKept: (name: string) => boolean): Promise<void> => {
     for (const file of await readdir(folder, { withFileTypes: true })) {
-      if (!file.isFile() || !file.name.endsWith('.pdf') || isKept(file.name)) continue;
+      // A PDF half written when a process died: every write of this run has ended by now.
+      const partial = file.isFile() && file.name.endsWith('.pdf.partial');
+      if (!partial && (!file.isFile() || !file.name.endsWith('.pdf') || isKept(file.name))) continue;
       await rm(path.join(folder, file.name), { force: true });
       removed++;
     }

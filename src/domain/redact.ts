@@ -5,16 +5,17 @@
  *
  * The event envelope carries one credential, `customer_secret`; a bad line
  * may carry others under names that look like credentials, so any key whose
- * last word is secret, password, token, api_key or authorization is redacted
+ * last word is secret, password, passphrase, token, api_key, private_key,
+ * credential(s), cookie or authorization is redacted
  * too. The text is changed only where a value is replaced: everything else
  * stays byte for byte as received.
  */
 
 export const REDACTED = '[redacted]';
 
-const CREDENTIAL_KEY = /(?:^|[_\s-])(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)$/i;
+const CREDENTIAL_KEY = /(?:^|[_\s-])(?:secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)$/i;
 // customerSecret, apiKey: the last word of a camelCase key, told by its capital.
-const CAMEL_CREDENTIAL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Token|ApiKey|Apikey|Authorization)$/;
+const CAMEL_CREDENTIAL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Passphrase|Token|ApiKey|Apikey|PrivateKey|Privatekey|Credentials?|Cookie|Authorization)$/;
 
 /** True for a JSON key whose value must never be kept. */
 export function isCredentialKey(key: string): boolean {
@@ -92,9 +93,9 @@ function redactParsed(root: unknown, found: string[], depth: number): { root: un
 // after a space. A single word (a description's "TOKEN PURCHASE") is not a key.
 // Whatever comes before the word: a pattern for what may precede it only moved where the match starts, and made a
 // long run of dashes cost the square of its length.
-const LOOSE_CREDENTIAL_KEY = /(?:secret|password|passwd|token|api[_-]?key|apikey|authorization)["'\\]*\s*[:"'=[{]/i;
-const LOOSE_COMPOUND_KEY = /[A-Za-z0-9][_-](?:secret|password|passwd|token|api[_-]?key|apikey|authorization)\s+[^\s]/i;
-const LOOSE_CAMEL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Token|ApiKey|Apikey|Authorization)(?:["'\\]*\s*[:"'=[{]|\s+[^\s])/;
+const LOOSE_CREDENTIAL_KEY = /(?:secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)["'\\]*\s*[:"'=[{]/i;
+const LOOSE_COMPOUND_KEY = /[A-Za-z0-9][_-](?:secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)\s+[^\s]/i;
+const LOOSE_CAMEL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Passphrase|Token|ApiKey|Apikey|PrivateKey|Privatekey|Credentials?|Cookie|Authorization)(?:["'\\]*\s*[:"'=[{]|\s+[^\s])/;
 const REDACTED_PAIR = /"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"/g;
 const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 

@@ -29,6 +29,8 @@ const OLD_LOOSE_SECRET = 'customer-secret-a8e27b54-stored-in-an-array';
 // An event serialised twice (a producer's slip): JSON whose value is the event as text.
 const DOUBLE_SECRET = 'customer-secret-3f5e8a21-serialised-twice';
 const OLD_DOUBLE_SECRET = 'customer-secret-0d7c6b19-stored-serialised-twice';
+// Under a key named like a private key, stored before ingest redacted such keys.
+const OLD_PRIVATE_KEY = 'private-key-5b1e77c2-stored-before-its-name-counted';
 const WEBHOOK_SECRET = 'webhook-secret-7f6e5d4c3b2a19087f6e5d4c3b2a1908';
 const HEADER_VALUE = 'Bearer header-value-2c9d8e7f6a5b4c3d';
 
@@ -103,6 +105,9 @@ describe('what the export gives data teams', () => {
     await ctx.store.write((conn) => conn.run(`INSERT INTO dead_letters (source, source_ref, raw, reason, dedupe_key)
       VALUES ('file', 'old-double.ndjson', $raw, 'not an object', 'old-3')`, { raw: JSON.stringify(JSON.stringify({ event_id: 'o-3', customer_secret: OLD_DOUBLE_SECRET })) }));
 
+    await ctx.store.write((conn) => conn.run(`INSERT INTO dead_letters (source, source_ref, raw, reason, dedupe_key)
+      VALUES ('file', 'old-key.ndjson', $raw, 'not an event', 'old-4')`, { raw: JSON.stringify({ event_id: 'o-4', data: { signing_private_key: OLD_PRIVATE_KEY } }) }));
+
     // What the live file holds only as hashes or keys counts as a secret too.
     const [hashes] = await rows<{ customer: string; client: string; key: string }>(ctx.store, `SELECT
       (SELECT secret_hash FROM customers WHERE customer_id = 'cust-s') AS customer,
@@ -111,7 +116,7 @@ describe('what the export gives data teams', () => {
     // The first 10 characters too, of the secret that a JSON parse error would quote a piece of.
     secrets = [clientSecret, tokenKey, CUSTOMER_SECRET, DEAD_LETTER_SECRET, BROKEN_LINE_SECRET, OLD_DEAD_LETTER_SECRET,
       WEBHOOK_SECRET, HEADER_VALUE, hashes!.customer, hashes!.client, hashes!.key, UNQUOTED_SECRET.slice(0, 10), OLD_DEAD_LETTER_SECRET.slice(0, 10),
-      LOOSE_SECRET, OLD_LOOSE_SECRET, DOUBLE_SECRET, OLD_DOUBLE_SECRET];
+      LOOSE_SECRET, OLD_LOOSE_SECRET, DOUBLE_SECRET, OLD_DOUBLE_SECRET, OLD_PRIVATE_KEY];
     for (const s of secrets) expect(s.length).toBeGreaterThanOrEqual(10);
 
     const run = await runJob(exportParquetJob, { store: ctx.store, config, logger: silentLogger }, 'cli');
@@ -129,6 +134,7 @@ describe('what the export gives data teams', () => {
       [OLD_DEAD_LETTER_SECRET.slice(0, 10)]: ['dead_letters'],
       [OLD_LOOSE_SECRET]: ['dead_letters'],
       [OLD_DOUBLE_SECRET]: ['dead_letters'],
+      [OLD_PRIVATE_KEY]: ['dead_letters'],
       [secrets[8]!]: ['customers'],
       [secrets[9]!]: ['api_clients'],
       [secrets[10]!]: ['webhook_signing_keys'],
@@ -163,7 +169,8 @@ describe('what the export gives data teams', () => {
       expect(await queryRows(conn, "SELECT hosted, count(*)::INTEGER AS n FROM transactions JOIN customers USING (customer_id) WHERE customer_id = 'cust-s' GROUP BY ALL"))
         .toEqual([{ hosted: false, n: 1 }]);
       expect(await queryRows(conn, "SELECT count(*)::INTEGER AS n FROM dead_letters WHERE source_ref LIKE '%events.ndjson' OR source_ref LIKE 'old%.ndjson'"))
-        .toEqual([{ n: 8 }]);
+        .toEqual([{ n: 9 }]);
+      expect(await queryRows(conn, "SELECT raw FROM dead_letters WHERE source_ref = 'old-key.ndjson'")).toEqual([{ raw: '{"event_id":"o-4","data":{"signing_private_key":"[redacted]"}}' }]);
       expect(await queryRows(conn, "SELECT raw FROM dead_letters WHERE source_ref = 'old-loose.ndjson'")).toEqual([{ raw: '[redacted]' }]);
       expect(await queryRows(conn, "SELECT raw FROM dead_letters WHERE source_ref = 'old-double.ndjson'")).toEqual([{ raw: '[redacted]' }]);
 

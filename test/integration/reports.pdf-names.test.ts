@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
@@ -36,7 +36,7 @@ describe('the nightly report PDFs of customers whose ids make awkward file names
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it('draws every PDF in its client’s folder, names long ids by a hash, and removes a deleted customer’s', async () => {
+  it('draws every PDF in its client’s folder, names long ids by a hash, and removes a deleted customer’s and half-written ones', async () => {
     const ctx = await tempStore();
     cleanups.push(ctx.cleanup);
     const result = await ctx.pipeline.ingest(customers.map((c, i) => salary(c.clientId, c.customerId, i + 1)));
@@ -59,9 +59,13 @@ describe('the nightly report PDFs of customers whose ids make awkward file names
       ref: { source: 'file' as const, sourceRef: 'names.ndjson', lineNumber: 9 },
     }]);
     expect(deleted.deadLetters).toEqual([]);
+    // What a process killed in the middle of writing a PDF leaves: gone after the next run.
+    const leftover = `${pdfPathOf(pdfs, RANGE, customers[3]!)}.partial`;
+    writeFileSync(leftover, '%PDF-1.3 cut short');
     const again = await runJob(createAffordabilityReportsJob({ now: () => NOW }), { store: ctx.store, config, logger: silentLogger }, 'cli');
     expect(again.status).toBe('succeeded');
     expect(existsSync(pdfPathOf(pdfs, RANGE, customers[0]!))).toBe(false);
     for (const c of customers.slice(1)) expect(existsSync(pdfPathOf(pdfs, RANGE, c)), c.customerId).toBe(true);
+    expect(existsSync(leftover)).toBe(false);
   });
 });

@@ -27,6 +27,17 @@ describe('redactRawEvent', () => {
     expect(redactRawEvent(nested)).not.toContain(SECRET);
   });
 
+  it('catches keys named private_key, passphrase, credential(s) and cookie, in JSON and in text that is not', () => {
+    for (const key of ['private_key', 'signing-private-key', 'privateKey', 'passphrase', 'keyPassphrase', 'credentials', 'db_credential', 'cookie', 'sessionCookie']) {
+      const json = JSON.stringify({ event_id: 'e1', data: { [key]: SECRET } });
+      expect(redactRawEvent(json), key).toBe(json.replace(`"${SECRET}"`, `"${REDACTED}"`));
+      expect(redactRawEvent(`{"event_id":"e1","${key}":"${SECRET}", oops`), key).not.toContain(SECRET);
+    }
+    // A key that only ends like one is not one.
+    const kept = JSON.stringify({ monkey: 'banana', keys: ['a'], cookies_eaten: 3 });
+    expect(redactRawEvent(kept)).toBe(kept);
+  });
+
   it('keeps nothing of text that is not JSON and names a credential the pattern cannot take, and keeps ordinary words', () => {
     const loose = [
       `{"customer\\u005fsecret":"${SECRET}",}`,

@@ -60,8 +60,8 @@ CREATE TABLE afford_snapshot.job_runs AS SELECT * EXCLUDE (detail) FROM job_runs
 -- a credential's key (`token:` in a description, say).
 CREATE TABLE afford_snapshot.dead_letters AS
 WITH credential AS (
-    SELECT '"([^"\\]*[_\s-]|[^"\\]*[a-z0-9])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern,
-           '(^|[^A-Za-z0-9])([A-Za-z0-9_-]*[_\s-])?(secret|password|passwd|token|api[_-]?key|apikey|authorization)["''\\]*\s*[:"''=\[{]|[A-Za-z0-9][_-](secret|password|passwd|token|api[_-]?key|apikey|authorization)\s+[^\s]|[a-z0-9](secret|password|passwd|token|apikey|authorization)\s*[:"''=\[{\\]' AS loose,
+    SELECT '"([^"\\]*[_\s-]|[^"\\]*[a-z0-9])?(secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)"(\s*):(\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}\]{\["][^\s,}\]]*)' AS pattern,
+           '(^|[^A-Za-z0-9])([A-Za-z0-9_-]*[_\s-])?(secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)["''\\]*\s*[:"''=\[{]|[A-Za-z0-9][_-](secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)\s+[^\s]|[a-z0-9](secret|password|passwd|passphrase|token|apikey|privatekey|credentials?|cookie|authorization)\s*[:"''=\[{\\]' AS loose,
            '"(?:[^"\\]|\\.)*"\s*:\s*"\[redacted\]"' AS redacted_pair
 ), redacted AS (
     SELECT d.*, regexp_replace(d.raw, c.pattern, '"\1\2"\3:\4"[redacted]"', 'gi') AS kept_raw, regexp_matches(d.raw, c.pattern, 'i') AS had_credential,
