@@ -43,12 +43,25 @@ describe('accounts, customer applications and categories', () => {
       });
       const body = expectSchema(accountsResponse, res.body);
       expect(body.data.map((a) => a.account_id)).toEqual(['acc-2']);
+      // Under the reference's names, each a list.
       expect(body.metadata).toEqual({
-        parameters: { account_type: 'savings', currency: 'GBP', provider: 'Monzo', usage_type: 'personal', holder_relationship_type: 'account_holder' },
+        parameters: { account_types: ['savings'], currencies: ['GBP'], providers: ['Monzo'], usage_types: ['personal'], holder_types: ['account_holder'] },
         result_count: 1,
       });
       const none = expectSchema(accountsResponse, (await api.call('GET', '/financial/v2/accounts?provider=HSBC', { headers: customer() })).body);
       expect(none.metadata.result_count).toBe(0);
+    });
+
+    it('takes several values of a filter, repeated or as a comma list, as the reference does', async () => {
+      for (const query of ['account_type=savings&account_type=current', 'account_type=savings,current', 'account_type=current,nothing&account_type=savings']) {
+        const body = expectSchema(accountsResponse, (await api.call('GET', `/financial/v2/accounts?${query}`, { headers: customer() })).body);
+        expect(body.data.map((a) => a.account_id), query).toEqual(['acc-1', 'acc-2']);
+      }
+      const both = expectSchema(accountsResponse, (await api.call('GET', '/financial/v2/accounts?currency=EUR,GBP&provider=Monzo&provider=HSBC', { headers: customer() })).body);
+      expect(both.metadata).toEqual({ parameters: { currencies: ['EUR', 'GBP'], providers: ['Monzo', 'HSBC'] }, result_count: 2 });
+      const bad = await api.call('GET', '/financial/v2/accounts?currency=GBP,XYZ', { headers: customer() });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code_id: 'failed_validation', errors: { currency: 'must be an ISO 4217 currency code such as GBP' } });
     });
 
     it('serves a non-hosted customer with its secret', async () => {

@@ -1,16 +1,20 @@
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { readSnapshot } from '../../db/read-snapshot.js';
 import { queryFile } from '../../db/script.js';
 import type { Store } from '../../db/store.js';
 import type { CustomerRef } from '../../domain/customer-ref.js';
 import type { Columns } from '../../db/rows.js';
 
+/** Each filter: the values an account may have (any of them), or undefined for no filter. */
 export interface AccountFilter {
-  currency?: string;
-  provider?: string;
-  account_type?: string;
-  usage_type?: string;
-  holder_relationship_type?: string;
+  currency?: string[];
+  provider?: string[];
+  account_type?: string[];
+  usage_type?: string[];
+  holder_relationship_type?: string[];
 }
+
+const anyOf = (values: string[] | undefined): DuckDBValue => (values && values.length > 0 ? listValue(values) : null);
 
 export interface AccountRow {
   account_id: string;
@@ -53,11 +57,11 @@ export class AccountsRepository {
     return readSnapshot(this.store, async (conn) => ({
       accounts: await queryFile<AccountRow>(conn, 'queries/api/list-accounts', {
         ...key,
-        currency: f.currency ?? null,
-        provider: f.provider ?? null,
-        account_type: f.account_type ?? null,
-        usage_type: f.usage_type ?? null,
-        holder_relationship_type: f.holder_relationship_type ?? null,
+        currencies: anyOf(f.currency),
+        providers: anyOf(f.provider),
+        account_types: anyOf(f.account_type),
+        usage_types: anyOf(f.usage_type),
+        holder_relationship_types: anyOf(f.holder_relationship_type),
       }, ACCOUNT_COLUMNS),
       balances: await queryFile<BalanceRow>(conn, 'queries/api/list-balances', key, BALANCE_COLUMNS),
     }));

@@ -3,10 +3,21 @@ import type { CustomerRef } from '../../domain/customer-ref.js';
 import type { AccountsRepository, BalanceRow } from '../repositories/accounts.repository.js';
 import type { AccountOut, AccountsQuery } from '../schemas/accounts.schemas.js';
 
+type Parameters = Partial<Record<'currencies' | 'providers' | 'account_types' | 'usage_types' | 'holder_types', string[]>>;
+
 export interface AccountsResult {
   accounts: AccountOut[];
-  metadata: { parameters: AccountsQuery; result_count: number };
+  metadata: { parameters: Parameters; result_count: number };
 }
+
+/** Each filter's name in `metadata.parameters`, as the reference names them. */
+const PARAMETER_NAMES: Record<keyof AccountsQuery, keyof Parameters> = {
+  currency: 'currencies',
+  provider: 'providers',
+  account_type: 'account_types',
+  usage_type: 'usage_types',
+  holder_relationship_type: 'holder_types',
+};
 
 function balanceView(b: BalanceRow) {
   return {
@@ -37,7 +48,10 @@ export class AccountsService {
       balances: balances.filter((b) => b.account_id === a.account_id).map(balanceView),
     }));
     // Echo only the filters that were applied.
-    const parameters = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as AccountsQuery;
+    const parameters: Parameters = {};
+    for (const [name, values] of Object.entries(filters) as Array<[keyof AccountsQuery, string[] | undefined]>) {
+      if (values !== undefined && values.length > 0) parameters[PARAMETER_NAMES[name]] = values;
+    }
     return { accounts: views, metadata: { parameters, result_count: views.length } };
   }
 }
