@@ -39,9 +39,18 @@ const lastJobOf = new WeakMap<object, Promise<unknown>>();
  * every core once their settings' restores crossed).
  */
 export function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult> {
+  return runJobIf(() => true, job, ctx, trigger) as Promise<JobRunResult>;
+}
+
+/**
+ * runJob, unless `startIf` says no once the job before it on the store has
+ * ended (a scheduler stopped while its job waited): then nothing runs, no
+ * run is recorded, and it resolves to undefined.
+ */
+export function runJobIf(startIf: () => boolean, job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult | undefined> {
   const before = lastJobOf.get(ctx.store);
   if (before) ctx.logger.info({ job: job.name }, 'job waits for the job in hand to end');
-  const run = (before ?? Promise.resolve()).then(() => runAlone(job, ctx, trigger));
+  const run = (before ?? Promise.resolve()).then(() => (startIf() ? runAlone(job, ctx, trigger) : undefined));
   const settled = run.catch(() => undefined);
   lastJobOf.set(ctx.store, settled);
   void settled.then(() => {

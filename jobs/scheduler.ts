@@ -1,6 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Job, JobContext } from './job.js';
-import { runJob } from './runner.js';
+import { runJobIf } from './runner.js';
 import { queryFile } from '../src/db/script.js';
 
 /**
@@ -25,13 +25,13 @@ export function startScheduler(jobs: readonly Job[], ctx: JobContext): { stop: (
   if (nightly.length) {
     tasks.push(
       cron.schedule(ctx.config.AFFORD_NIGHTLY_CRON, track(async () => {
-        // A stop between two jobs of the batch starts no more of them.
-        for (const job of nightly) if (!stopping) await runJob(job, ctx, 'schedule');
+        // A stop between two jobs of the batch starts no more of them, nor one still waiting for another job to end.
+        for (const job of nightly) if (!stopping) await runJobIf(() => !stopping, job, ctx, 'schedule');
       }), { ...opts, name: 'nightly' }),
     );
   }
   for (const job of own) {
-    tasks.push(cron.schedule(job.schedule, track(() => runJob(job, ctx, 'schedule')), { ...opts, name: job.name }));
+    tasks.push(cron.schedule(job.schedule, track(() => runJobIf(() => !stopping, job, ctx, 'schedule')), { ...opts, name: job.name }));
   }
   ctx.logger.info({ nightly: ctx.config.AFFORD_NIGHTLY_CRON, jobs: jobs.map((j) => `${j.name} (${j.schedule})`) }, 'scheduler started');
   return {

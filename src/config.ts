@@ -79,7 +79,11 @@ const sizeString = (example: string, minBytes: number, minText: string) =>
 
 /** Where no file of the store or its outputs may be: the kernel's own folders (Node's recursive mkdir spins there for ever). */
 const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
-const underFolder = (file: string, folder: string): boolean => file === folder || file.startsWith(`${folder}${path.sep}`);
+/** True when `file` is `folder` or anywhere under it (both absolute). */
+const underFolder = (file: string, folder: string): boolean => {
+  const rel = path.relative(folder, file);
+  return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
+};
 
 /**
  * A path setting: trimmed, not blank, a local path (DuckDB reads `s3://`,
@@ -117,7 +121,7 @@ const shardString = z
 const envSchema = z.object({
   AFFORD_DB: pathString
     .refine((s) => s !== ':memory:', 'must be a file: :memory: keeps nothing')
-    .refine((s) => !s.endsWith('/'), 'must name a file, not a folder'),
+    .refine((s) => !s.endsWith('/') && !['.', '..'].includes(path.basename(s)), 'must name a file, not a folder'),
   AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB', 1e3, '1KB'),
   AFFORD_DB_CHECKPOINT_CHANGED_ROWS: intString(0, 1_000_000_000),
   AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB', 16e6, '16MB'),

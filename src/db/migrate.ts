@@ -30,13 +30,35 @@ async function runBatches(conn: DuckDBConnection, logger: Logger, file: string):
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK');
-      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, (err as Error).message);
+      // DuckDB's message runs over lines (a hint, the statement): its first says what failed.
+      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, String((err as Error).message).split('\n')[0]!.trim());
     }
     if (moved === 0) break;
     total += moved;
     before = left;
   }
   if (total > 0) logger.info({ migration: file, rows: total }, 'applied migration batches');
+}
+
+/** The columns of afford's record of migrations, as schema-state.sql lists them. */
+const MIGRATION_COLUMNS = 'version INTEGER, name VARCHAR, applied_at TIMESTAMP';
+
+/**
+ * Refuses a file that holds tables but is not an afford store: no record of
+ * migrations, or a record of that name that is another program's (other
+ * columns, or rows without afford's first migration).
+ */
+async function refuseForeign(conn: DuckDBConnection, where: string): Promise<void> {
+  const [state] = await queryFile<{ other_tables: number; has_migrations: number; migration_columns: string }>(
+    conn, 'queries/db/schema-state', {}, { other_tables: 'number', has_migrations: 'number', migration_columns: 'text' });
+  if (!state) return;
+  if (state.has_migrations === 0) {
+    if (state.other_tables > 0) throw affordError('STORE_NOT_AFFORD', where);
+    return;
+  }
+  if (state.migration_columns !== MIGRATION_COLUMNS) throw affordError('STORE_NOT_AFFORD', where);
+  const [record] = await queryFile<{ applied: number; has_core: number }>(conn, 'queries/db/schema-first-migration', {}, { applied: 'number', has_core: 'number' });
+  if (record && (record.applied > 0 ? record.has_core === 0 : state.other_tables > 0)) throw affordError('STORE_NOT_AFFORD', where);
 }
 
 /**
@@ -49,8 +71,7 @@ async function runBatches(conn: DuckDBConnection, logger: Logger, file: string):
  * `where` names the file in those messages.
  */
 export async function migrate(conn: DuckDBConnection, logger: Logger, where = 'the store'): Promise<number> {
-  const [state] = await queryFile<{ other_tables: number; has_migrations: number }>(conn, 'queries/db/schema-state', {}, { other_tables: 'number', has_migrations: 'number' });
-  if (state && state.has_migrations === 0 && state.other_tables > 0) throw affordError('STORE_NOT_AFFORD', where);
+  await refuseForeign(conn, where);
   await conn.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)',
   );
@@ -76,7 +97,8 @@ export async function migrate(conn: DuckDBConnection, logger: Logger, where = 't
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK');
-      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, (err as Error).message);
+      // DuckDB's message runs over lines (a hint, the statement): its first says what failed.
+      throw affordErrorCausedBy(err, 'MIGRATION_FAILED', file, String((err as Error).message).split('\n')[0]!.trim());
     }
     logger.info({ migration: file }, 'applied migration');
     count++;

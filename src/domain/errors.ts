@@ -17,7 +17,7 @@ export const ERRORS = {
   MALFORMED_HTTP: { status: 400, message: 'The request is not valid HTTP' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON or form-encoded' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (or a type the call names), form-encoded or plain text' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'The account does not exist. It may be closed or suspended.' },
   TASK_NOT_FOUND: { status: 404, message: 'The task does not exist' },
@@ -28,7 +28,7 @@ export const ERRORS = {
   STORE_CLOSED: { message: 'the store is closed' },
   DATABASE_BUSY: { message: '%s is held by another process' },
   MIGRATION_FAILED: { message: 'migration %s failed: %s' },
-  STORE_NOT_AFFORD: { message: 'AFFORD_DB %s holds tables but is not an afford store (no schema_migrations): afford makes its own store; point AFFORD_DB at a new file' },
+  STORE_NOT_AFFORD: { message: 'AFFORD_DB %s holds tables but is not an afford store (no record of afford\'s migrations): afford makes its own store; point AFFORD_DB at a new file' },
   STORE_NEWER: { message: 'AFFORD_DB %s was written by a newer afford (its schema is at version %s, this afford knows up to %s): run that version' },
   ROWS_MISMATCH: { message: 'the rows of %s do not have the expected columns: %s' },
 

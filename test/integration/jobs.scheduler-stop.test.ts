@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../jobs/job.js';
+import { runJob } from '../../jobs/runner.js';
 import { recordInterruptedRuns, startScheduler } from '../../jobs/scheduler.js';
 import { loadConfig } from '../../src/config.js';
 import { rows, silentLogger, tempStore } from '../helpers/store.js';
@@ -38,6 +39,34 @@ describe('the scheduler, as the service stops', () => {
       // Stopped only once the step had written: closing the store now cuts nothing short.
       expect(steps).toEqual(['started', 'wrote']);
       expect(await rows(ctx.store, "SELECT status FROM job_runs WHERE job_name = 'slow-test-job'")).toEqual([{ status: 'succeeded' }]);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
+  it('starts no job that was still waiting for another one (a command run beside the service) when the stop came', async () => {
+    const ctx = await tempStore();
+    try {
+      const events: string[] = [];
+      const job = (name: string, ms: number, schedule: string): Job => ({
+        name, description: name, schedule,
+        steps: [{ name: 'wait', run: async () => {
+          events.push(`${name} starts`);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          events.push(`${name} ends`);
+          return {};
+        } }],
+      });
+      const jc = { store: ctx.store, config: loadConfig({}), logger: silentLogger };
+      // As `afford jobs run` forwarded to the service: it holds the store's jobs for a while.
+      const forwarded = runJob(job('forwarded', 1500, 'manual'), jc, 'cli');
+      const scheduler = startScheduler([job('every-second', 100, '* * * * * *')], jc);
+      // The scheduled job comes due and waits behind the forwarded one; then the service stops.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await scheduler.stop();
+      await forwarded;
+      expect(events).toEqual(['forwarded starts', 'forwarded ends']);
+      expect(await rows(ctx.store, 'SELECT job_name FROM job_runs ORDER BY started_at')).toEqual([{ job_name: 'forwarded' }]);
     } finally {
       await ctx.cleanup();
     }

@@ -27,8 +27,23 @@ describe('the store refuses a DuckDB file that is not its own', () => {
     expect(await tablesOf(file, 'CREATE TABLE sales (id INTEGER, amount DECIMAL(18,2)); INSERT INTO sales VALUES (1, 9.99)')).toEqual(['sales']);
     const run = await afford(['clients', 'list'], env(file));
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`AFFORD_DB ${file} holds tables but is not an afford store (no schema_migrations): afford makes its own store; point AFFORD_DB at a new file\n`);
+    expect(run.stderr).toBe(`AFFORD_DB ${file} holds tables but is not an afford store (no record of afford's migrations): afford makes its own store; point AFFORD_DB at a new file\n`);
     expect(await tablesOf(file)).toEqual(['sales']);
+  });
+
+  it('tells another program’s record of migrations from afford’s, by its columns and its first migration', async () => {
+    const cases = [
+      ['migrate.duckdb', 'CREATE TABLE schema_migrations (version BIGINT, dirty BOOLEAN); INSERT INTO schema_migrations VALUES (3, false); CREATE TABLE users (id INTEGER)'],
+      ['rails.duckdb', "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp); INSERT INTO schema_migrations (version, name) VALUES (1, 'init'); CREATE TABLE customers (id INTEGER)"],
+      ['empty-record.duckdb', "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp); CREATE TABLE orders (id INTEGER)"],
+    ] as const;
+    for (const [name, sql] of cases) {
+      const file = path.join(dir, name);
+      const tables = await tablesOf(file, sql);
+      const run = await afford(['clients', 'list'], env(file));
+      expect([run.code, run.stderr], name).toEqual([1, `AFFORD_DB ${file} holds tables but is not an afford store (no record of afford's migrations): afford makes its own store; point AFFORD_DB at a new file\n`]);
+      expect(await tablesOf(file), name).toEqual(tables);
+    }
   });
 
   it('refuses a store written by a newer afford, and opens its own as before', async () => {

@@ -183,7 +183,7 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     }
     expect(await stored('ref-7')).toEqual([]);
     const fine = await send([{ customer_id: 'ref-7', transactions: [v3('h-1', '2.00')] }], V3, {
-      'X-No-Customer': 'false', 'X-Bud-Categorisation-Model': 'uk-v2', 'X-Disable-Synchronous': 'true',
+      'X-No-Customer': 'false', 'X-Generate-Transaction-IDs': '', 'X-Bud-Categorisation-Model': 'uk-v2', 'X-Disable-Synchronous': 'true',
     });
     expect(fine.status).toBe(202);
     expect((await stored('ref-7')).map((r) => r['transaction_id'])).toEqual(['h-1']);

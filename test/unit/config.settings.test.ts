@@ -41,6 +41,8 @@ describe('settings refuse what would misbehave later, naming the variable', () =
       ['md:afford', /AFFORD_DB: must be a path on this machine/],
       ['/proc/self/afford.duckdb', /AFFORD_DB: must not be under \/proc/],
       ['data/store/', /AFFORD_DB: must name a file, not a folder/],
+      ['.', /AFFORD_DB: must name a file, not a folder/],
+      ['data/..', /AFFORD_DB: must name a file, not a folder/],
     ];
     for (const [value, why] of cases) expect(complaint({ AFFORD_DB: value }), value).toMatch(why);
     expect(loadConfig({}, { AFFORD_DB: '  data/afford.duckdb ' }).AFFORD_DB).toBe('data/afford.duckdb');
@@ -52,5 +54,10 @@ describe('settings refuse what would misbehave later, naming the variable', () =
     // A sibling whose name starts the same is not inside.
     expect(complaint({ AFFORD_DB: '/srv/afford/export-old/afford.duckdb', AFFORD_EXPORT_DIR: '/srv/afford/export' })).toBeUndefined();
     expect(complaint({ AFFORD_EXPORT_DIR: '/proc/x' })).toMatch(/AFFORD_EXPORT_DIR: must not be under \/proc/);
+    // The root holds everything: a store anywhere is inside it.
+    expect(complaint({ AFFORD_DB: 'afford.duckdb', AFFORD_EXPORT_DIR: '/' })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+    // A relative store inside an absolute export folder, and the other way round.
+    expect(complaint({ AFFORD_DB: 'export/afford.duckdb', AFFORD_EXPORT_DIR: process.cwd() })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+    expect(complaint({ AFFORD_DB: `${process.cwd()}/out/afford.duckdb`, AFFORD_EXPORT_DIR: 'out' })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
   });
 });

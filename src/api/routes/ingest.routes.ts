@@ -87,8 +87,8 @@ function refuseUnsupportedHeaders(headers: Record<string, string | string[] | un
   for (const [name, message] of Object.entries(UNSUPPORTED_HEADERS)) {
     const value = headers[name];
     if (value === undefined) continue;
-    // Asking for the reference's default ("false") is no request for what afford lacks.
-    if ([value].flat().every((v) => v.trim().toLowerCase() === 'false')) continue;
+    // Asking for the reference's default ("false", or nothing) is no request for what afford lacks.
+    if ([value].flat().every((v) => ['false', ''].includes(v.trim().toLowerCase()))) continue;
     errors[HEADER_NAMES[name] ?? name] = message;
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
