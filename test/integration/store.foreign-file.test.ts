@@ -34,7 +34,7 @@ describe('the store refuses a DuckDB file that is not its own', () => {
   it('tells another program’s record of migrations from afford’s, by its columns and its first migration', async () => {
     const cases = [
       ['migrate.duckdb', 'CREATE TABLE schema_migrations (version BIGINT, dirty BOOLEAN); INSERT INTO schema_migrations VALUES (3, false); CREATE TABLE users (id INTEGER)'],
-      ['rails.duckdb', "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp); INSERT INTO schema_migrations (version, name) VALUES (1, 'init'); CREATE TABLE customers (id INTEGER)"],
+      ['rails.duckdb', "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp); INSERT INTO schema_migrations (version, name) VALUES (20240101, 'init'); CREATE TABLE customers (id INTEGER)"],
       ['empty-record.duckdb', "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp); CREATE TABLE orders (id INTEGER)"],
     ] as const;
     for (const [name, sql] of cases) {
