@@ -34,6 +34,8 @@ interface AdminResponse {
 
 /** Builds the `afford` command with what an argument list needs (src/cli/program.ts). */
 export type BuildProgram = (argv?: readonly string[]) => Promise<Command>;
+/** How often a running command's socket is written to, to notice a caller that went away. */
+const HEARTBEAT_MS = 1000;
 /** Commands that only make sense as their own process. */
 const NOT_FORWARDED = new Set(['serve', 'demo', 'generate', 'produce']);
 
@@ -53,12 +55,14 @@ export function startAdminServer(
   }
   let queue: Promise<unknown> = Promise.resolve();
 
-  const run = async (request: AdminRequest): Promise<AdminResponse> => {
+  const run = async (request: AdminRequest, signal: AbortSignal): Promise<AdminResponse> => {
     const [command, sub] = request.argv;
+    // Its caller went away while it waited for the commands before it: nobody wants it run.
+    if (signal.aborted) return { output: '', error: 'the caller went away', exitCode: 130 };
     if (!command || NOT_FORWARDED.has(command) || (command === 'ingest' && sub === 'kafka')) {
       return { output: '', error: `'${request.argv.join(' ')}' cannot run while afford serve holds the database`, exitCode: 2 };
     }
-    const scope = { store: deps.store, pipeline: deps.pipeline, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0 };
+    const scope = { store: deps.store, pipeline: deps.pipeline, config: deps.config, logger: deps.logger, output: [] as string[], errors: [] as string[], exitCode: 0, signal };
     try {
       const program = await buildProgram(request.argv);
       // Every command, not the root alone: a subcommand's usage error would otherwise exit the service itself, and
@@ -85,7 +89,17 @@ export function startAdminServer(
     // A client gone before its answer (a command stopped with Ctrl-C) is no fault of the service's: without a
     // listener, writing the answer to it was an uncaught error that ended the whole service.
     socket.on('error', (err) => deps.logger.warn({ err }, 'an admin client went away before its answer'));
+    // Aborted when the caller goes away before its answer. With its side of the socket already ended (it sends its
+    // request whole), a caller that dies is only noticed by writing to it: a space every second, which the caller's
+    // JSON.parse of the answer skips.
+    const gone = new AbortController();
+    let beat: NodeJS.Timeout | undefined;
+    socket.on('close', () => {
+      clearInterval(beat);
+      gone.abort();
+    });
     const answer = (response: AdminResponse): void => {
+      clearInterval(beat);
       if (!socket.destroyed) socket.end(JSON.stringify(response));
     };
     let body = '';
@@ -96,8 +110,19 @@ export function startAdminServer(
         answer({ output: '', error: 'bad admin request', exitCode: 2 });
         return;
       }
-      deps.logger.info({ command: request.argv.slice(0, 2).join(' ') }, 'admin command');
-      const next = queue.then(() => run(request));
+      const command = request.argv.slice(0, 2).join(' ');
+      deps.logger.info({ command }, 'admin command');
+      let answered = false;
+      beat = setInterval(() => {
+        if (!socket.destroyed) socket.write(' ');
+      }, HEARTBEAT_MS);
+      gone.signal.addEventListener('abort', () => {
+        if (answered) return;
+        deps.logger.info({ command }, 'admin command: its caller went away; it stops at its next safe point, or does not start');
+      });
+      const next = queue.then(() => run(request, gone.signal)).finally(() => {
+        answered = true;
+      });
       queue = next.catch(() => undefined);
       void next.then(answer);
     });

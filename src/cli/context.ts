@@ -24,6 +24,8 @@ export interface ServiceScope extends CliContext {
   output: string[];
   errors: string[];
   exitCode: number;
+  /** Aborted when the caller goes away (Ctrl-C) before its answer: a long command stops at its next safe point. */
+  signal?: AbortSignal;
 }
 
 export const serviceScope = new AsyncLocalStorage<ServiceScope>();

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ingestFile } from '../ingest/file-source.js';
 import { fastValidator } from '../ingest/fast-validator.js';
 import type { IngestSummary } from '../ingest/types.js';
-import { cliContext, out, terminalProgress, withPipeline } from './context.js';
+import { cliContext, out, serviceScope, terminalProgress, withPipeline } from './context.js';
 import { positiveInt } from './errors.js';
 import { inputFile } from './input-file.js';
 
@@ -33,6 +33,8 @@ export function registerIngest(program: Command): void {
       const summary = await withPipeline(ctx, (pipeline) => {
         return ingestFile(pipeline, input, {
           batchRows,
+          // Inside the service: stops when the caller goes away (Ctrl-C).
+          signal: serviceScope.getStore()?.signal,
           onProgress: (s) => progress(s.read, 0, `events, ${s.deadLetters} dead letters${bytes ? `, ${(bytes / 1e6).toFixed(0)} MB file` : ''}`),
         });
       });

@@ -8,6 +8,8 @@ import { addToSummary, emptySummary, type BatchResult, type IngestSummary, type 
 export interface FileIngestOptions {
   batchRows: number;
   onProgress?: (summary: IngestSummary) => void;
+  /** Once aborted, no further batch is written: the ones committed stay (a replay of the file skips them). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
 
   try {
     for await (const lines of readLines(stream)) {
-      if (failed) break;
+      if (failed || options.signal?.aborted) break;
       for (const line of lines) {
         const item = new FileItem(line, sourceRef);
         batch.push(item);
@@ -97,7 +99,7 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
         if (batch.length >= options.batchRows) await submit();
       }
     }
-    await submit();
+    if (!options.signal?.aborted) await submit();
   } finally {
     await settle();
   }

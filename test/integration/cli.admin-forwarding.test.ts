@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +76,31 @@ describe('CLI commands while afford serve holds the database', () => {
     const after = await afford(['jobs', 'run', 'rebuild-monthly-totals']);
     expect(after.code, after.stderr).toBe(0);
   });
+
+  it('stops a forwarded ingest at its next batch when its caller goes away (Ctrl-C), keeping the batches written', async () => {
+    const big = path.join(service.dir, 'big.ndjson');
+    const made = await afford(['generate', '--customers', '1200', '--months', '12', '--seed', '5', '--out', big]);
+    expect(made.code, made.stderr).toBe(0);
+    const logged = (text: string) => service.serve.log().split(text).length - 1;
+    const before = logged('"msg":"admin command"');
+    const caller = spawn(process.execPath, [path.join(process.cwd(), 'bin/afford.mjs'), 'ingest', 'file', big], { env: service.env, stdio: 'ignore' });
+    const closed = new Promise((resolve) => caller.on('close', resolve));
+    // Once the service has the command and has had time to write a batch or more, the caller dies as Ctrl-C ends it.
+    const deadline = Date.now() + 30_000;
+    while (logged('"msg":"admin command"') === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1500));
+    caller.kill('SIGKILL');
+    await closed;
+    while (!service.serve.log().includes('its caller went away') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(service.serve.log()).toContain('admin command: its caller went away; it stops at its next safe point, or does not start');
+
+    // Run again to the end: it finds part of the file stored (unchanged) and writes the rest, so the first stopped part-way.
+    const again = await afford(['ingest', 'file', big]);
+    expect(again.code, again.stderr).toBe(0);
+    const [, inserted, unchanged] = /inserted (\d+), updated \d+, deleted \d+, unchanged (\d+)/.exec(again.stdout) ?? [];
+    expect(Number(inserted), again.stdout).toBeGreaterThan(0);
+    expect(Number(unchanged), again.stdout).toBeGreaterThan(0);
+  }, 120_000);
 
   it('stops cleanly on SIGTERM, even with an admin client connected and saying nothing', async () => {
     const idle = net.createConnection(adminSocketPath(service.env.AFFORD_DB as string));
