@@ -38,7 +38,15 @@ export function cellsByKey(cells: readonly InsightCell[]): Map<string, InsightCe
 const linkCache = new Map<string, string>();
 const LINK_CACHE_LIMIT = 50_000;
 
-export function insightLink(ctx: FigureContext, keys: readonly string[], months: MonthRange = ctx.range): string {
+/**
+ * The insight key that no transaction carries: the link of a figure made of
+ * no key (no verified stream, say) lists nothing, where a link without an
+ * `insight` filter would have listed every transaction.
+ */
+export const NO_INSIGHT = 'none';
+
+export function insightLink(ctx: FigureContext, given: readonly string[], months: MonthRange = ctx.range): string {
+  const keys = given.length > 0 ? given : [NO_INSIGHT];
   const cacheKey = [months.from, months.to, ctx.currency, ...(ctx.accountIds ?? []), '\u0001', ...keys].join('\u0000');
   let link = linkCache.get(cacheKey);
   if (link === undefined) {
@@ -139,12 +147,18 @@ export function predictedMonthly(medianAmount: string, perYear: number | null, t
   return moneyOf(fromMinorUnits(divideHalfUp(num * BigInt(perYear) * 100n, den * 12n)), currency);
 }
 
-/** part / whole as a percentage, 2 places; a part of nothing is 100% (and nothing of nothing 0%). */
+/**
+ * part / whole as a percentage, 2 places, rounded toward zero; a part of
+ * nothing is 100% (and nothing of nothing 0%). Rounded toward zero so that a
+ * share is never shown at a threshold it has not reached: 9.995% rounded
+ * half-up read 10.00, and raised a flag set at "10% or more".
+ */
 export function sharePercent(part: string, whole: string): string {
   const w = fractionOf(whole);
   const p = fractionOf(part);
   if (w.num === 0n) return p.num === 0n ? '0.00' : '100.00';
-  return percentOf(p, w);
+  // (p.num / p.den) / (w.num / w.den) * 100 in hundredths of a percent; BigInt division rounds toward zero.
+  return fromMinorUnits((p.num * w.den * 10_000n) / (p.den * w.num));
 }
 
 /** Orders decimal strings ascending, exactly. */

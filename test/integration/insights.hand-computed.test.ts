@@ -5,6 +5,7 @@ import { subtract } from '../../src/domain/money.js';
 import type { InsightsData, InsightFigure, InsightTotal } from '../../src/reports/insights-model.js';
 import type { ReferenceFigure, ReferenceLinks, ReportData } from '../../src/reports/report-model.js';
 import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { figureOf } from '../../src/reports/insights-figures.js';
 
 /**
  * One customer with every behaviour an underwriter looks for (two jobs,
@@ -81,7 +82,8 @@ describe('insights of a hand-computed customer', () => {
 
   it('gives every risk signal its value, threshold and flag', () => {
     expect(data.risk_signals.map((s) => [s.name, s.value, s.threshold, s.flagged, s.amount.value, s.transaction_count])).toEqual([
-      ['gambling_share_of_income', '11.40', '10', true, '1000.00', 5],
+      // 1,000.00 of 8,775.50 is 11.395...%, shown rounded toward zero.
+      ['gambling_share_of_income', '11.39', '10', true, '1000.00', 5],
       ['high_cost_credit', '1', '1', true, '250.00', 1],
       ['returned_direct_debits', '2', '1', true, '120.00', 2],
       ['days_in_overdraft', '11', '1', true, '665.99', 6],
@@ -117,6 +119,12 @@ describe('insights of a hand-computed customer', () => {
     expect(checks.length).toBeGreaterThan(40);
     // A key nothing carries lists nothing, rather than everything.
     expect(await followLink(api, '/financial/v2/transactions?insight=no-such-key', headers)).toEqual({ total: '0.00', count: 0 });
+    // A figure of no key (no verified stream, say) links to nothing, not to every transaction of the range.
+    const none = figureOf({ range: { from: '2024-01', to: '2024-06' }, currency: 'GBP', cells: new Map() }, []);
+    expect(none._links.transactions).toContain('insight=none');
+    for (const link of [none._links.transactions, ...none.monthly_totals.map((m) => m._links.transactions)]) {
+      expect(await followLink(api, link, headers), link).toEqual({ total: '0.00', count: 0 });
+    }
     for (const c of checks) {
       expect(await followLink(api, c.link, headers), c.what).toEqual({ total: c.value, count: c.count });
     }

@@ -39,9 +39,11 @@ function reference(D: DecimalClass) {
     },
     predicted: (medianAmount: string, perYear: number | null, total: string, months: number): string =>
       perYear === null ? fixed2(D, new D(total).dividedBy(months)) : fixed2(D, new D(medianAmount).times(perYear).dividedBy(12)),
+    // Rounded toward zero (a share shown is never at a threshold it has not reached).
     share: (part: string, whole: string): string => {
       if (new D(whole).isZero()) return new D(part).isZero() ? '0.00' : '100.00';
-      return fixed2(D, new D(part).dividedBy(whole).times(100));
+      const shown = new D(part).dividedBy(whole).times(100).toFixed(2, D.ROUND_DOWN);
+      return shown === '-0.00' ? '0.00' : shown;
     },
     compare: (a: string, b: string): number => new D(a).comparedTo(b),
     negative: (v: string): boolean => new D(v).isNegative() && !new D(v).isZero(),
@@ -148,18 +150,24 @@ describe('the insights\' figures, in exact integers', () => {
     }
   });
 
-  it('takes shares as decimal.js did, zero wholes included, and exact shares of huge amounts', () => {
+  it('takes shares exactly, rounded toward zero, zero wholes included, and exact shares of huge amounts', () => {
     expect(sharePercent('0.00', '0.00')).toBe('0.00');
     expect(sharePercent('0.00', '-0.00')).toBe('0.00');
     expect(sharePercent('5.00', '0.00')).toBe('100.00');
     expect(sharePercent('-5.00', '0')).toBe('100.00');
     expect(sharePercent('1.00', '3.00')).toBe('33.33');
-    expect(sharePercent('2.00', '3.00')).toBe('66.67');
+    expect(sharePercent('2.00', '3.00')).toBe('66.66');
+    // Just under a threshold stays under it: 9.995% and 19.995%.
+    expect(sharePercent('999.50', '10000.00')).toBe('9.99');
+    expect(sharePercent('1999.50', '10000.00')).toBe('19.99');
+    expect(sharePercent('1000.00', '10000.00')).toBe('10.00');
     expect(sharePercent('1.00', '-8.00')).toBe('-12.50');
     expect(sharePercent('0.01', '160000.00')).toBe('0.00'); // 0.00000625%
-    expect(sharePercent('1.00', '16000.00')).toBe('0.01'); // 0.00625%
-    expect(sharePercent('0.01', '200.00')).toBe('0.01'); // 0.005%: a tie
-    expect(sharePercent('-0.01', '200.00')).toBe('-0.01');
+    expect(sharePercent('1.00', '16000.00')).toBe('0.00'); // 0.00625%
+    expect(sharePercent('3.00', '16000.00')).toBe('0.01'); // 0.01875%
+    expect(sharePercent('0.01', '200.00')).toBe('0.00'); // 0.005%
+    expect(sharePercent('-0.01', '200.00')).toBe('0.00');
+    expect(sharePercent('-0.03', '200.00')).toBe('-0.01'); // -0.015%
     const g = generator(5);
     for (let i = 0; i < CASES; i++) {
       const huge = i % 4 === 0;
