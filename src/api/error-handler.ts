@@ -37,6 +37,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     else request.log.info({ operation_id: operationId, status: apiErr.status, code_id: apiErr.codeId, errors: apiErr.detail.errors }, 'request rejected');
     // Thrown by a handler only for read-only resources (core-dashboard): reading is all they allow.
     if (apiErr.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'GET');
+    if (apiErr.detail.retryAfterSeconds !== undefined) reply.header('retry-after', String(apiErr.detail.retryAfterSeconds));
     return reply.code(apiErr.status).send(errorBody(apiErr, operationId));
   });
 }

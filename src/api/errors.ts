@@ -10,6 +10,7 @@ import { MAX_FIELD_ERRORS } from './limits.js';
  */
 const API_CODE_IDS = {
   UNAUTHORISED: { codeId: 'unknown', generic: true },
+  TOO_MANY_ATTEMPTS: { codeId: 'too_many_requests', generic: true },
   NOT_FOUND: { codeId: 'unknown', generic: true },
   METHOD_NOT_ALLOWED: { codeId: 'unknown', generic: true },
   FAILED_VALIDATION: { codeId: 'failed_validation', generic: false },
@@ -43,6 +44,8 @@ export interface ApiErrorDetail {
   /** Field path -> message, for validation failures. */
   errors?: Record<string, string>;
   metadata?: Record<string, unknown>;
+  /** Sent as Retry-After: seconds until the call may succeed. */
+  retryAfterSeconds?: number;
 }
 
 /** A catalogue error the API answers with; `code` is one of the API's names. */

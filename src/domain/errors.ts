@@ -11,6 +11,7 @@ import { format } from 'node:util';
 export const ERRORS = {
   // The API's answers; their status and message are what a client sees.
   UNAUTHORISED: { status: 401, message: 'Unauthorised request' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many failed attempts: try again later' },
   NOT_FOUND: { status: 404, message: 'Route or resource not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   FAILED_VALIDATION: { status: 400, message: 'The request is invalid: see errors for each field' },

@@ -8,6 +8,7 @@ import type { AuthContext, AuthLevel } from './context.js';
 import { currentTokenClient } from './current-token.js';
 import { bearerToken, header, utf8Header } from './headers.js';
 import type { TokenService } from './tokens.js';
+import { SecretAttempts } from './secret-attempts.js';
 
 export interface Authenticator {
   (request: FastifyRequest, level: AuthLevel): Promise<AuthContext | null>;
@@ -23,9 +24,11 @@ export interface Authenticator {
  *    a customer of that client (else 404): another client's customer of the
  *    same id is not seen;
  * 3. for a customer that is not hosted, the right X-Customer-Secret, compared
- *    in constant time (else 401).
+ *    in constant time (else 401); after ten wrong ones within ten minutes,
+ *    429 with Retry-After until ten minutes have passed since the last
+ *    (secret-attempts.ts).
  */
-export function createAuthenticator(tokens: TokenService, clients: ClientsRepository, customers: CustomersRepository): Authenticator {
+export function createAuthenticator(tokens: TokenService, clients: ClientsRepository, customers: CustomersRepository, attempts: SecretAttempts = new SecretAttempts()): Authenticator {
   return async (request, level) => {
     if (level === 'none') return null;
     const token = bearerToken(request.headers);
@@ -39,8 +42,14 @@ export function createAuthenticator(tokens: TokenService, clients: ClientsReposi
     const customer = await customers.getCustomer({ clientId, customerId });
     if (!customer) throw apiError('NOT_FOUND');
     if (!customer.hosted) {
+      const locked = attempts.lockedFor(clientId, customerId);
+      if (locked > 0) throw apiError('TOO_MANY_ATTEMPTS', { retryAfterSeconds: locked });
       const secret = header(request.headers, 'x-customer-secret');
-      if (!secret || !verifySecret(secret, customer.secretHash)) throw apiError('UNAUTHORISED');
+      if (!secret || !verifySecret(secret, customer.secretHash)) {
+        attempts.failed(clientId, customerId);
+        throw apiError('UNAUTHORISED');
+      }
+      attempts.succeeded(clientId, customerId);
     }
     return { clientId, customerId };
   };
