@@ -46,10 +46,13 @@ export async function settleFastRows(conn: DuckDBConnection, fast: FastRows, ctx
   for (const c of fast.customers) {
     const key = customerKey(c.client_id, c.customer_id);
     if (ctx.tombstones.has(key)) tombstoned = true;
-    const stored = ctx.known.get(key)?.secretHash;
-    if (!stored) continue;
+    const known = ctx.known.get(key);
+    if (!known) continue;
+    // A hosted customer (no secret) matches no secret: a secret on its events would be ignored.
     for (const secret of c.secrets) {
-      if (!ctx.secretMatches(secret, stored)) mismatches.push({ clientId: c.client_id, customerId: c.customer_id, secret, afterSeq: ctx.createdAt.get(key) ?? -1 });
+      if (known.secretHash === null || !ctx.secretMatches(secret, known.secretHash)) {
+        mismatches.push({ clientId: c.client_id, customerId: c.customer_id, secret, afterSeq: ctx.createdAt.get(key) ?? -1 });
+      }
     }
   }
   const settled = mismatches.length > 0 || tombstoned ? await settleFast(conn, mismatches) : [];

@@ -182,8 +182,9 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     const creator = fastCreators.get(key);
     if (creator && (creator.first_seq ?? 0) < seq) createFromFast(key, creator);
     const customer = known.get(key);
-    // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it.
-    if (customer?.secretHash && e.customer_secret !== undefined && !secretMatches(e.customer_secret, customer.secretHash)) {
+    // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it. A
+    // hosted customer has none: a secret on its events would be ignored, and its data stay readable without it.
+    if (customer && e.customer_secret !== undefined && (customer.secretHash === null || !secretMatches(e.customer_secret, customer.secretHash))) {
       dead.push({ seq, letter: { raw: item.raw, reason: SECRET_MISMATCH, ref: item.ref } });
       continue;
     }

@@ -71,3 +71,39 @@ describe('a customer with a secret', () => {
     expect(await rows(api.store, "SELECT count(*)::INTEGER AS n FROM customer_applications WHERE application_id = 'app-2'")).toEqual([{ n: 0 }]);
   });
 });
+
+describe('a hosted customer', () => {
+  let api: ApiHarness;
+  let token: string;
+  const HOSTED = 'cust-hosted';
+  const ingest = (events: object[]) =>
+    api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'hosted-test', lineNumber: i + 1 } })));
+  const ids = async (customer: string) =>
+    ((await api.call('GET', '/financial/v2/transactions', { headers: authHeaders(token, CLIENT, customer) })).body as { data: Array<{ transaction_id: string }> }).data.map((t) => t.transaction_id).sort();
+
+  beforeAll(async () => {
+    api = await startApi();
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+  });
+  afterAll(async () => api.close());
+
+  it('takes no secret later: an event that brings one is a dead letter, so data sent with a secret is never readable without it', async () => {
+    // Made hosted by its first event (say, a caller holding the client's credentials getting there first).
+    expect(await ingest([transactionEvent(CLIENT, HOSTED, 'h-1')])).toMatchObject({ inserted: 1, deadLetters: [] });
+    const result = await ingest([
+      withSecret(transactionEvent(CLIENT, HOSTED, 'h-2'), SECRET),
+      transactionEvent(CLIENT, HOSTED, 'h-3'),
+    ]);
+    expect(result.deadLetters.map((d) => [d.ref.lineNumber, d.reason])).toEqual([[1, "customer_secret: does not match the customer's secret"]]);
+    expect(await ids(HOSTED)).toEqual(['h-1', 'h-3']);
+  });
+
+  it('is judged the same on the fast path, where a batch of thousands of events is checked from its bytes', async () => {
+    const customer = 'cust-hosted-fast';
+    expect(await ingest([transactionEvent(CLIENT, customer, 'f-0')])).toMatchObject({ inserted: 1, deadLetters: [] });
+    const events = Array.from({ length: 2500 }, (_, i) => (i % 1000 === 7 ? withSecret(transactionEvent(CLIENT, customer, `f-${i + 1}`), SECRET) : transactionEvent(CLIENT, customer, `f-${i + 1}`)));
+    const result = await ingest(events);
+    expect(result.deadLetters.map((d) => d.ref.lineNumber)).toEqual([8, 1008, 2008]);
+    expect(result.inserted).toBe(2497);
+  });
+});
