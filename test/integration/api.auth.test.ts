@@ -104,6 +104,11 @@ describe('API auth and tenancy', () => {
         return { authorization: `Bearer ${h}.${payload}.${s}`, 'x-client-id': 'client-b' };
       }],
       ['a tampered signature', async () => ({ authorization: `Bearer ${tokenA.slice(0, -4)}AAAA`, 'x-client-id': 'client-a' })],
+      // Signed with the right key but never expiring: afford issues none such, and would accept it for ever.
+      ['a token without exp', async () => ({
+        authorization: `Bearer ${await new SignJWT({ use: 'access' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('afford').setSubject('client-a').setIssuedAt().sign(new TextEncoder().encode(TEST_TOKEN_SECRET))}`,
+        'x-client-id': 'client-a',
+      })],
       ['a refresh token used as access token', async () => ({ authorization: `Bearer ${refreshA}`, 'x-client-id': 'client-a' })],
       ['no X-Client-ID', async () => ({ authorization: `Bearer ${tokenA}` })],
       ['a client-ID mismatch', async () => ({ authorization: `Bearer ${tokenA}`, 'x-client-id': 'client-b' })],

@@ -75,7 +75,8 @@ export class TokenService {
     // jose's rule: a token is expired from its exp on.
     if (kept) return Date.now() / 1000 < kept.exp ? kept.token : undefined;
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
+      // afford's tokens always expire: one without exp (made with the key some other way) never would.
+      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, requiredClaims: ['exp', 'sub'] });
       if (payload['use'] !== use || typeof payload.sub !== 'string' || payload.sub === '') return undefined;
       // Tokens issued before generations existed carry none: they belong to generation 0.
       const gen = payload['gen'] ?? 0;
@@ -83,7 +84,7 @@ export class TokenService {
       const sf = payload['sf'];
       if (sf !== undefined && typeof sf !== 'string') return undefined;
       const verified: VerifiedToken = { clientId: payload.sub, generation: gen, ...(sf === undefined ? {} : { secret: sf }) };
-      if (typeof payload.exp === 'number') this.verified.set(key, { token: verified, exp: payload.exp });
+      this.verified.set(key, { token: verified, exp: payload.exp as number });
       return verified;
     } catch {
       return undefined;
