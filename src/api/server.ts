@@ -124,6 +124,12 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (!isReady() && request.url.split('?')[0] !== '/healthz') throw apiError('UNAVAILABLE');
   });
+  // Answers hold a customer's financial data: no cache between afford and the lender (a shared proxy) may keep
+  // them. A route that may be cached says so itself (the JWKS).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
   const barrier = deps.clientStateBarrier;
   if (barrier) {
     app.addHook('onRequest', async (request) => {

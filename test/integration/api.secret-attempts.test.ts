@@ -16,7 +16,10 @@ describe('guessing a customer’s secret', () => {
   afterAll(async () => api.close());
 
   it('is refused with 429 after ten wrong secrets, the right one included, while other customers answer', async () => {
-    expect((await accounts('cust-2', SECRET)).status).toBe(200);
+    const ok = await accounts('cust-2', SECRET);
+    expect(ok.status).toBe(200);
+    // A customer's data is never kept by a cache between afford and the lender.
+    expect(ok.headers.get('cache-control')).toBe('no-store');
     for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
       const wrong = await accounts('cust-2', i % 2 === 0 ? `guess-${i}` : undefined);
       expect(wrong.status, `attempt ${i + 1}`).toBe(401);
