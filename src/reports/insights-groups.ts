@@ -26,17 +26,39 @@ function byPredicted<T extends { predicted_monthly: { value: string } }>(id: (t:
   return (a: T, b: T) => compareAmounts(b.predicted_monthly.value, a.predicted_monthly.value) || id(a).localeCompare(id(b));
 }
 
+/** The last day of a YYYY-MM month, as YYYY-MM-DD. */
+const lastDayOf = (month: string): string => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, m, 0)).toISOString().slice(0, 10);
+};
+
+/** The day `days` after a YYYY-MM-DD day. */
+const daysAfter = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A regular stream has ended when its next expected payment is more than the
+ * rules' days overdue on the range's last day: a salary that stopped in
+ * April is no income in June, and neither is an old employer's after a
+ * change of job.
+ */
+function hasEnded(rules: InsightRules, range: { to: string }, nextExpected: string | null): boolean {
+  return nextExpected !== null && daysAfter(nextExpected, rules.regularity.ended_after_days) < lastDayOf(range.to);
+}
+
 export function incomeStreams(ctx: FigureContext, rules: InsightRules, groups: readonly InsightGroup[]): IncomeStream[] {
   return groups
     .filter((g) => g.key.startsWith('stream:'))
     .map((g) => {
       const source = g.key.split(':')[1] ?? 'other';
       const base = common(ctx, rules, g);
+      const ended = hasEnded(rules, ctx.range, base.next_expected_date);
       return {
         stream_id: g.key,
         ...base,
+        ...(ended ? { predicted_monthly: { value: '0.00', currency: ctx.currency } } : {}),
         source: source as IncomeSource,
-        verified: base.frequency !== 'irregular' && base.months_present.length >= rules.regularity.verified_min_months,
+        verified: !ended && base.frequency !== 'irregular' && base.months_present.length >= rules.regularity.verified_min_months,
+        ended,
       };
     })
     .sort(byPredicted((s) => s.stream_id));

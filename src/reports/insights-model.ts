@@ -84,8 +84,17 @@ export interface IncomeStream {
   next_expected_date: string | null;
   /** What it brings in a month: the median amount scaled by the frequency (total / months when irregular). */
   predicted_monthly: Money;
-  /** Regular (not irregular) and present in at least the rules' minimum number of months (3). */
+  /**
+   * Regular (not irregular), present in at least the rules' minimum number
+   * of months (3), and not ended.
+   */
   verified: boolean;
+  /**
+   * A regular stream whose next expected payment is more than the rules'
+   * days (7) overdue at the end of the range: it has stopped (a job left, a
+   * benefit ended), so its predicted month is 0.00 and it is not verified.
+   */
+  ended: boolean;
   total: InsightTotal;
 }
 

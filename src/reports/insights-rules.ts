@@ -50,6 +50,8 @@ const rulesSchema = z.object({
     min_share_in_band: decimal,
     min_occurrences: z.number().int().min(2),
     verified_min_months: z.number().int().min(1),
+    /** Days past its next expected date, at the end of the range, after which a regular stream has ended. */
+    ended_after_days: z.number().int().min(0),
     consistent_spread_percent: decimal,
   }),
   thresholds: z.object(Object.fromEntries(SIGNAL_NAMES.map((n) => [n, decimal])) as Record<SignalName, typeof decimal>),

@@ -36,7 +36,7 @@ export const insightsData = z.object({
     excluding_benefits: figure,
     verified: predicted,
     unverified: predicted,
-    streams: z.array(z.object({ stream_id: z.string(), ...regular, source: z.enum(['salary', 'benefits', 'pension', 'gig', 'other']), verified: z.boolean() })),
+    streams: z.array(z.object({ stream_id: z.string(), ...regular, source: z.enum(['salary', 'benefits', 'pension', 'gig', 'other']), verified: z.boolean(), ended: z.boolean() })),
   }),
   expenditure: z.object({
     total: figure,

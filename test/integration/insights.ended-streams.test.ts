@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
+import type { InsightsData } from '../../src/reports/insights-model.js';
+import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+
+/**
+ * Income that stops, by hand, over January to June 2025: a salary paid on
+ * the 25th from January to April only; a change of job (employer A from
+ * January to March, employer B from April to June); and a salary paid all
+ * through the range, whose next payment (25 July) is not yet due.
+ */
+const CLIENT = 'client-end';
+const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
+const gbp = (value: string) => ({ value, currency: 'GBP' });
+
+let n = 0;
+const salary = (customer: string, payer: string, day: string, amount: string) => ({
+  event_id: `ev-end-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-01T00:00:00Z', client_id: CLIENT, customer_id: customer,
+  data: {
+    transaction_id: `tx-end-${n}`, account_id: 'acc-1', provider: 'Monzo', description: `${payer} SALARY`, credit_debit_indicator: 'credit',
+    amount: { value: amount, currency: 'GBP' }, date_time: `${day}T09:00:00Z`, status: 'booked',
+    counterparty: { name: payer },
+    enrichments: { categories: { l1: { slug: 'income', confidence: '0.99' }, l2: { slug: 'salary', confidence: '0.99' } } }, tags: [],
+  },
+});
+const months = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2025-0${from + i}-25`);
+
+describe('income streams that have stopped by the end of the range', () => {
+  let api: ApiHarness;
+  let token: string;
+  const insights = async (customer: string): Promise<InsightsData> => {
+    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, customer) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return expectSchema(insightsResponse, res.body).data as InsightsData;
+  };
+
+  beforeAll(async () => {
+    api = await startApi();
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+    const events = [
+      ...months(1, 4).map((d) => salary('cust-stopped', 'ACME LTD', d, '2000.00')),
+      ...months(1, 3).map((d) => salary('cust-new-job', 'ACME LTD', d, '2000.00')),
+      ...months(4, 6).map((d) => salary('cust-new-job', 'BETA PLC', d, '2200.00')),
+      ...months(1, 6).map((d) => salary('cust-steady', 'ACME LTD', d, '2000.00')),
+    ];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'ended', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+  });
+  afterAll(async () => api.close());
+
+  it('ends a salary that stopped in April: no verified income, and nothing predicted from it', async () => {
+    const data = await insights('cust-stopped');
+    expect(data.income.streams.map((s) => [s.name, s.frequency, s.next_expected_date, s.ended, s.verified, s.predicted_monthly.value])).toEqual([
+      ['ACME LTD SALARY', 'monthly', '2025-05-25', true, false, '0.00'],
+    ]);
+    expect(data.income.verified.predicted_monthly).toEqual(gbp('0.00'));
+    expect(data.income.unverified.predicted_monthly).toEqual(gbp('0.00'));
+    // What it paid is still there, and its link still sums to it.
+    expect(data.income.unverified.total.overall_total).toEqual(gbp('8000.00'));
+    expect(await followLink(api, data.income.unverified.total._links.transactions, authHeaders(token, CLIENT, 'cust-stopped'))).toEqual({ total: '8000.00', count: 4 });
+  });
+
+  it('counts only the new job after a change of job', async () => {
+    const data = await insights('cust-new-job');
+    expect(data.income.streams.map((s) => [s.name, s.ended, s.verified, s.predicted_monthly.value])).toEqual([
+      ['BETA PLC SALARY', false, true, '2200.00'],
+      ['ACME LTD SALARY', true, false, '0.00'],
+    ]);
+    expect(data.income.verified.predicted_monthly).toEqual(gbp('2200.00'));
+  });
+
+  it('keeps a salary whose next payment is not yet due', async () => {
+    const data = await insights('cust-steady');
+    expect(data.income.streams.map((s) => [s.next_expected_date, s.ended, s.verified, s.predicted_monthly.value])).toEqual([['2025-07-25', false, true, '2000.00']]);
+    expect(data.income.verified.predicted_monthly).toEqual(gbp('2000.00'));
+  });
+});
