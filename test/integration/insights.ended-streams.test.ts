@@ -75,3 +75,35 @@ describe('income streams that have stopped by the end of the range', () => {
     expect(data.income.verified.predicted_monthly).toEqual(gbp('2000.00'));
   });
 });
+
+describe('pay on the last Friday of the month, against pay every four weeks', () => {
+  let api: ApiHarness;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await startApi();
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+    // Gaps of 28, 28, 28, 35 and 28 days: four in five pass as four-weekly, all five as monthly.
+    const lastFridays = ['2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-30', '2025-06-27'];
+    // Every 28 days from 3 January: January holds two.
+    const fourWeekly = ['2025-01-03', '2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-23', '2025-06-20'];
+    const events = [...lastFridays.map((d) => salary('cust-last-friday', 'ACME LTD', d, '2000.00')), ...fourWeekly.map((d) => salary('cust-four-weekly', 'ACME LTD', d, '2000.00'))];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'fridays', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+  });
+  afterAll(async () => api.close());
+
+  const stream = async (customer: string) => {
+    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, customer) });
+    const data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    return data.income.streams.map((s) => [s.frequency, s.next_expected_date, s.verified, s.predicted_monthly.value]);
+  };
+
+  it('takes one payment in every month as monthly: 12 a year, 2,000.00 a month, not 13 and 2,166.67', async () => {
+    expect(await stream('cust-last-friday')).toEqual([['monthly', '2025-07-27', true, '2000.00']]);
+  });
+
+  it('keeps pay every 28 days four-weekly, 13 a year: 2,000.00 x 13 / 12 = 2,166.67', async () => {
+    expect(await stream('cust-four-weekly')).toEqual([['four_weekly', '2025-07-18', true, '2166.67']]);
+  });
+});

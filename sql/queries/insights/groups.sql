@@ -3,7 +3,8 @@
 -- The frequency is the first band (weekly, fortnightly, four-weekly, monthly,
 -- in $bands order) that holds at least $min_share of the gaps in days between
 -- consecutive transactions, given at least $min_occurrences of them; else
--- irregular. The next expected date is the last date plus the band's interval
+-- irregular (and monthly before four-weekly when there is one a month, see
+-- chosen). The next expected date is the last date plus the band's interval
 -- (a calendar month for monthly). Amounts come sorted, for the median.
 -- Reads the tables of queries/insights/scope, which must run first in the same transaction.
 -- $bands            JSON [{frequency, min_days, max_days, interval_days, per_year, priority}]
@@ -37,7 +38,8 @@ groups AS (
            coalesce(list(gap) FILTER (WHERE gap IS NOT NULL), []) AS gaps,
            max(day) AS last_day,
            list(DISTINCT strftime(month, '%Y-%m') ORDER BY strftime(month, '%Y-%m')) AS months_present,
-           list(amount::VARCHAR ORDER BY amount) AS amounts
+           list(amount::VARCHAR ORDER BY amount) AS amounts,
+           count(*) = count(DISTINCT month) AS one_a_month
     FROM ordered
     GROUP BY ALL
 ),
@@ -47,9 +49,18 @@ banded AS (
     WHERE g.occurrences >= $min_occurrences
       AND len(list_filter(g.gaps, x -> x BETWEEN b.min_days AND b.max_days)) >= $min_share::DECIMAL(5,4) * len(g.gaps)
 ),
+-- A group paid once in every calendar month it spans, whose gaps pass as
+-- monthly, is monthly even when they pass as four-weekly too: pay on the
+-- last Friday of the month gives gaps of 28 days with a 35 now and then, and
+-- taken as four-weekly it predicted 13 payments a year where there are 12.
+-- Four-weekly pay shows itself by a month that holds two payments.
 chosen AS (
-    SELECT client_id, customer_id, range_key, key, arg_min(frequency, priority) AS frequency, arg_min(interval_days, priority) AS interval_days
-    FROM banded GROUP BY ALL
+    SELECT b.client_id, b.customer_id, b.range_key, b.key,
+           CASE WHEN any_value(g.one_a_month) AND bool_or(b.frequency = 'monthly') THEN 'monthly' ELSE arg_min(b.frequency, b.priority) END AS frequency,
+           CASE WHEN any_value(g.one_a_month) AND bool_or(b.frequency = 'monthly') THEN 0 ELSE arg_min(b.interval_days, b.priority) END AS interval_days
+    FROM banded b
+    JOIN groups g ON g.client_id = b.client_id AND g.customer_id = b.customer_id AND g.range_key = b.range_key AND g.key = b.key
+    GROUP BY b.client_id, b.customer_id, b.range_key, b.key
 ),
 result AS (
     SELECT g.client_id, g.customer_id, g.range_key, g.key, n.name,
