@@ -47,6 +47,7 @@ export const ERRORS = {
 
   // Ingest.
   TRIAL_ROLLBACK: { message: 'trial write rolled back' },
+  INGEST_UNACCOUNTED: { message: 'a batch of %s events accounts for %s of them (inserted, updated, deleted, unchanged or dead letters): it is not committed' },
   DLQ_PUBLISH_FAILED: { message: 'could not publish dead letters to %s: %s' },
   NO_PRODUCE_TOPICS: { message: 'no topics to produce to' },
 

@@ -17,7 +17,10 @@ import type { FoundRows } from './fast-rows.js';
  * same values.
  */
 
-/** Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and returns how many texts held them. */
+/**
+ * Stages a batch's fast rows (see fast-rows.ts) into stage_transactions, and
+ * returns how many texts held them: not how many rows (a text holds many).
+ */
 export async function stageFast(conn: DuckDBConnection, { rows, spans }: Pick<FoundRows, 'rows' | 'spans'>): Promise<number> {
   if (rows.length === 0) return 0;
   await runScript(conn, 'queries/ingest/fast-rows-create');

@@ -11,6 +11,7 @@ import type { DeadLetterRecord, RawItem } from './types.js';
  * customer and secret rather than one by one.
  */
 export interface FastRows {
+  /** How many rows were staged (not texts): the settle subtracts the rows it removes. */
   staged: number;
   customers: readonly FastCustomer[];
   /** The customers were tallied as the rows were found (fast-customers.ts), every row counted as newer than any deletion. */

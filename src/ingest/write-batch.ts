@@ -1,3 +1,4 @@
+import { affordError } from '../domain/errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
@@ -254,6 +255,10 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
   result.deadLetters = dead.sort((a, b) => a.seq - b.seq).map((d) => d.letter);
   await flush();
   result.touchedCustomers = [...touched.values()];
+  // Every event read is accounted for, or the batch does not commit: rows staged and then left out of the write
+  // (a miscount of the fast rows did) would otherwise be lost without a trace.
+  const accounted = result.inserted + result.updated + result.deleted + result.skipped + result.deadLetters.length;
+  if (accounted !== result.read) throw affordError('INGEST_UNACCOUNTED', String(result.read), String(accounted));
   return result;
 }
 

@@ -29,7 +29,9 @@ export async function writeFastBatch(
     let next = 0;
     return writeBatch(conn, all.map((p) => p ?? (rest[next++] as PreparedItem)));
   }
-  const staged = await stageFast(conn, found);
+  // Texts, each holding many rows: the rows staged are every item the schema need not see.
+  const texts = await stageFast(conn, found);
+  const staged = texts === 0 ? 0 : items.length - found.slow.length;
   // Tallied as the rows were found, or else asked of SQL.
   const tallied = staged > 0 && found.customers !== undefined;
   const customers = staged === 0 ? [] : (found.customers ?? (await fastCustomers(conn)));
