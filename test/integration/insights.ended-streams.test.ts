@@ -107,3 +107,29 @@ describe('pay on the last Friday of the month, against pay every four weeks', ()
     expect(await stream('cust-four-weekly')).toEqual([['four_weekly', '2025-07-18', true, '2166.67']]);
   });
 });
+
+describe('a payday loan filed under income by the categoriser', () => {
+  let api: ApiHarness;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await startApi();
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+    const loan = { ...salary('cust-loan', 'LENDING STREAM', '2025-03-10', '600.00') };
+    (loan.data as { description: string }).description = 'LENDING STREAM LOAN';
+    (loan.data as { enrichments: { categories: { l2: { slug: string } } } }).enrichments.categories.l2.slug = 'other_income';
+    const events = [...months(1, 6).map((d) => salary('cust-loan', 'ACME LTD', d, '2000.00')), loan];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'loan', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+  });
+  afterAll(async () => api.close());
+
+  it('is borrowing, not income: flagged as high-cost credit and left out of income and its streams', async () => {
+    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, 'cust-loan') });
+    const data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    expect(data.income.total.overall_total).toEqual(gbp('12000.00'));
+    expect(data.income.streams.map((s) => s.name)).toEqual(['ACME LTD SALARY']);
+    expect(data.risk_signals.find((s) => s.name === 'high_cost_credit')).toMatchObject({ value: '1', flagged: true, amount: gbp('600.00') });
+    expect(await followLink(api, data.income.total._links.transactions, authHeaders(token, CLIENT, 'cust-loan'))).toEqual({ total: '12000.00', count: 6 });
+  });
+});

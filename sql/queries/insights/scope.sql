@@ -144,7 +144,11 @@ commitment_kind AS (
 ),
 classified AS (
     SELECT k.*, x.norm,
-           CASE WHEN k.direction = 'credit' AND c.bucket_l1 = 'income' THEN coalesce(src.source, 'other') END AS source,
+           -- Borrowed money is no income, whatever its category says: a payday loan's credit filed as income
+           -- (the high-cost credit and new borrowing signals name it) counted as an income stream.
+           CASE WHEN k.direction = 'credit' AND c.bucket_l1 = 'income'
+                 AND NOT list_has_any(coalesce(sk.keys, []::VARCHAR[]), ['high_cost_credit', 'new_borrowing'])
+                THEN coalesce(src.source, 'other') END AS source,
            CASE WHEN k.direction = 'debit' AND coalesce(c.bucket_l1, '') <> 'transfers' THEN ck.kind END AS kind,
            k.direction = 'debit' AND coalesce(c.bucket_l1, '') <> 'transfers' AS is_expenditure,
            coalesce(sk.keys, []::VARCHAR[]) AS signal_keys
