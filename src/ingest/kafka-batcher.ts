@@ -46,6 +46,8 @@ type Queued = PartitionChunk & { queuedAt: number; handedAhead?: boolean };
 const MAX_BACKOFF_MS = 30_000;
 /** The longest a transaction waits for a backlog still streaming in, in times `waitMs`. */
 const BACKLOG_WAITS = 4;
+/** Where a chunk begins: its first message, or for a chunk of no messages the offset it reads to (the consumer reads a dropped partition again from DuckDB's position, which is at or before it). */
+const firstOffsetOf = (chunk: PartitionChunk): bigint => (chunk.messages[0] === undefined ? (chunk.readTo as bigint) : BigInt(chunk.messages[0].offset));
 const chunkBytes = (messages: readonly SourceMessage[]): number => messages.reduce((n, m) => n + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0);
 
 /**
@@ -113,7 +115,7 @@ export class KafkaBatcher {
   }
 
   add(chunk: PartitionChunk): void {
-    if (this.closed || chunk.messages.length === 0) return;
+    if (this.closed || (chunk.messages.length === 0 && chunk.readTo === undefined)) return;
     const behind = chunk.highWatermark === undefined ? 0n : BigInt(chunk.highWatermark) - nextOffsetOf(chunk);
     this.behind.set(partitionKey(chunk.topic, chunk.partition), behind);
     this.queue.push({ ...chunk, queuedAt: performance.now() });
@@ -133,7 +135,7 @@ export class KafkaBatcher {
     for (const chunk of this.queue) {
       if (chunk.handedAhead) continue;
       chunk.handedAhead = true;
-      this.events.ahead?.(chunk);
+      if (chunk.messages.length > 0) this.events.ahead?.(chunk);
     }
   }
 
@@ -154,10 +156,10 @@ export class KafkaBatcher {
   /** Drops what is queued (not the transaction in hand); returns the first dropped offset per partition. */
   drop(): Map<string, { topic: string; partition: number; offset: bigint }> {
     const from = new Map<string, { topic: string; partition: number; offset: bigint }>();
-    for (const { topic, partition, messages } of this.queue) {
+    for (const chunk of this.queue) {
+      const { topic, partition } = chunk;
       const key = partitionKey(topic, partition);
-      const first = messages[0];
-      if (first && !from.has(key)) from.set(key, { topic, partition, offset: BigInt(first.offset) });
+      if (!from.has(key)) from.set(key, { topic, partition, offset: firstOffsetOf(chunk) });
     }
     this.queue = [];
     this.rows = 0;
@@ -226,9 +228,10 @@ export class KafkaBatcher {
     // Closed meanwhile: close dropped the queue, and the next start reads every partition again from the store.
     if (this.closed) return;
     const from = this.drop();
-    for (const { topic, partition, messages } of chunks) {
+    for (const chunk of chunks) {
+      const { topic, partition } = chunk;
       const key = partitionKey(topic, partition);
-      const first = BigInt((messages[0] as SourceMessage).offset);
+      const first = firstOffsetOf(chunk);
       const queued = from.get(key);
       if (!queued || first < queued.offset) from.set(key, { topic, partition, offset: first });
     }
@@ -274,7 +277,7 @@ export class KafkaBatcher {
    * transaction as it is.
    */
   private take(): PartitionChunk[] {
-    const merged = new Map<string, { topic: string; partition: number; messages: SourceMessage[]; highWatermark?: string }>();
+    const merged = new Map<string, { topic: string; partition: number; messages: SourceMessage[]; highWatermark?: string; readTo?: bigint }>();
     let rows = 0;
     let bytes = 0;
     while (this.queue.length > 0) {
@@ -290,11 +293,13 @@ export class KafkaBatcher {
       const entry = merged.get(key) ?? { topic: next.topic, partition: next.partition, messages: [] };
       entry.messages.push(...fresh);
       entry.highWatermark = next.highWatermark;
+      // The latest chunk's: an earlier one's ends before the messages after it.
+      entry.readTo = next.readTo;
       merged.set(key, entry);
     }
     this.rows -= rows;
     this.bytes -= bytes;
     this.notifyRoom();
-    return [...merged.values()].filter((c) => c.messages.length > 0);
+    return [...merged.values()].filter((c) => c.messages.length > 0 || (c.readTo !== undefined && c.readTo > (this.positions.get(partitionKey(c.topic, c.partition)) ?? 0n)));
   }
 }

@@ -102,12 +102,18 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
   const { batch } = payload;
   // kafkajs keeps the requested offset on the batch without declaring it.
   const fetchedOffset = (batch as typeof batch & { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
+  const messages = batch.messages.map((m) => ({ offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers }));
+  // The last record returned, which may be a marker or an aborted message the client kept from the batch.
+  const lastRecord = BigInt(batch.lastOffset());
+  const lastMessage = messages.at(-1);
+  const held = lastMessage !== undefined && lastRecord > BigInt(lastMessage.offset);
   return {
     topic: batch.topic,
     partition: batch.partition,
     fetchedOffset: String(fetchedOffset),
     highWatermark: batch.highWatermark,
-    messages: batch.messages.map((m) => ({ offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers })),
+    messages,
+    ...(held ? { readTo: String(lastRecord + 1n) } : {}),
   };
 }
 
@@ -164,6 +170,13 @@ export function startGroupConsumer(settings: KafkaIngestSettings, handlers: Sour
       void launch();
     }, delay);
   };
+
+  // A fetch of a partition that held only markers or an aborted transaction's messages reaches no eachBatch: kafkajs
+  // moves past it, and says so only through this event (with no messages, and the records' offsets).
+  consumer.on(consumer.events.END_BATCH_PROCESS, (event) => {
+    const { topic, partition, batchSize, firstOffset, lastOffset, highWatermark } = event.payload;
+    if (batchSize === 0 && firstOffset !== null) handlers.onPassed?.(topic, partition, firstOffset, lastOffset, highWatermark);
+  });
 
   consumer.on(consumer.events.CRASH, (event) => {
     joined = false;

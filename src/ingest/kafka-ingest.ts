@@ -168,6 +168,7 @@ export class KafkaIngest {
     const handlers = {
       onAssigned: (a: ReadonlyMap<string, readonly number[]>) => this.onAssigned(a),
       onBatch: (b: SourceBatch, c: BatchControl) => this.onBatch(b, c),
+      onPassed: (topic: string, partition: number, first: string, last: string, highWatermark: string) => this.onPassed(topic, partition, first, last, highWatermark),
       onRestart: () => this.deps.metrics.consumerRestarts.inc(),
     };
     this.consumer = startGroupConsumer(settings, handlers, logger);
@@ -313,11 +314,37 @@ export class KafkaIngest {
       });
     }
     if (giveUp()) return;
-    for (const chunk of boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)) {
-      this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark });
-    }
-    if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
-    control.markDone(last.offset);
+    const chunks = [...boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)];
+    // Records the client held back after the last message (a transaction's markers) end the batch's last chunk.
+    const readTo = batch.readTo === undefined ? undefined : BigInt(batch.readTo);
+    const queued = messages.length > 0 ? BigInt(last.offset) + 1n : expected;
+    const passed = readTo !== undefined && (queued === undefined || readTo > queued) ? readTo : undefined;
+    chunks.forEach((chunk, i) => {
+      this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark, ...(passed !== undefined && i === chunks.length - 1 ? { readTo: passed } : {}) });
+    });
+    if (passed !== undefined && chunks.length === 0) this.batcher.add({ topic, partition, messages: [], highWatermark: batch.highWatermark, readTo: passed });
+    if (passed !== undefined) this.queuedTo.set(key, passed);
+    else if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
+    control.markDone(passed === undefined ? last.offset : String(passed - 1n));
+  }
+
+  /**
+   * Records of a partition that hold no event (a transaction's markers, an
+   * aborted transaction's messages), which the client fetched and kept to
+   * itself: when they begin where the partition's queue ends, the
+   * partition's offset moves past them in the next transaction, so that a
+   * partition ending in a marker is read to its end. Otherwise (they lie
+   * past a gap) the offset stays, and what comes next is checked as ever.
+   */
+  private onPassed(topic: string, partition: number, first: string, last: string, highWatermark: string): void {
+    if (this.stopping) return;
+    const key = partitionKey(topic, partition);
+    const expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    const [from, readTo] = [BigInt(first), BigInt(last) + 1n];
+    if (expected !== undefined && (from > expected || readTo <= expected)) return;
+    this.stalls.fetched(key, { topic, partition, fetchedOffset: first, highWatermark, messages: [], readTo: String(readTo) });
+    this.batcher.add({ topic, partition, messages: [], highWatermark, readTo });
+    this.queuedTo.set(key, readTo);
   }
 
   /** A transaction's chunks are in DuckDB: their positions are recorded, and their lag commits go to Kafka as one request. */

@@ -20,6 +20,13 @@ export interface SourceBatch {
   fetchedOffset: string;
   highWatermark: string;
   messages: SourceMessage[];
+  /**
+   * The offset after the last record the broker returned, when the client
+   * held records back past the last message: a transactional producer's
+   * markers, or an aborted transaction's messages. No event is at those
+   * offsets, so the partition is read up to here.
+   */
+  readTo?: string;
 }
 
 export interface BatchControl {
@@ -43,6 +50,12 @@ export interface SourceHandlers {
   /** Called as the group assigns partitions, before any fetch: returns where to read from. */
   onAssigned(assignment: ReadonlyMap<string, readonly number[]>): PartitionSeek[];
   onBatch(batch: SourceBatch, control: BatchControl): Promise<void>;
+  /**
+   * The client fetched records from `first` to `last` (offsets, inclusive)
+   * of which none is an event (transaction markers, an aborted transaction's
+   * messages), and so gave no batch of them to onBatch.
+   */
+  onPassed?(topic: string, partition: number, first: string, last: string, highWatermark: string): void;
   /** The client lost the brokers or the group and is starting again. */
   onRestart(reason: string): void;
 }

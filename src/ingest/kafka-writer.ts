@@ -20,6 +20,13 @@ export interface PartitionChunk {
   messages: readonly SourceMessage[];
   /** The partition's end when these were fetched, for the lag metric. */
   highWatermark?: string;
+  /**
+   * The offset after the chunk's last record, when records past its last
+   * message hold no event (transaction markers, an aborted transaction's
+   * messages): the partition's next offset once the chunk is written. A
+   * chunk of no messages has one, and moves only the offset.
+   */
+  readTo?: bigint;
 }
 
 /** What one write of several partitions' chunks came to. */
@@ -103,11 +110,19 @@ function messageOf(chunks: readonly PartitionChunk[], ref: SourceRef): SourceMes
   return undefined;
 }
 
-export const nextOffsetOf = (chunk: PartitionChunk): bigint => BigInt((chunk.messages.at(-1) as SourceMessage).offset) + 1n;
+export function nextOffsetOf(chunk: PartitionChunk): bigint {
+  const last = chunk.messages.at(-1);
+  const afterLast = last === undefined ? undefined : BigInt(last.offset) + 1n;
+  if (chunk.readTo === undefined) {
+    if (afterLast === undefined) throw new Error(`a chunk of ${partitionKey(chunk.topic, chunk.partition)} holds no message and no offset to read to`);
+    return afterLast;
+  }
+  return afterLast === undefined || chunk.readTo > afterLast ? chunk.readTo : afterLast;
+}
 
 /** The offsets a transaction covers, as its log lines give them: `topic#partition` to `first..next`. */
 const offsetsOf = (chunks: readonly PartitionChunk[]): Record<string, string> =>
-  Object.fromEntries(chunks.map((c) => [partitionKey(c.topic, c.partition), `${c.messages[0]?.offset}..${nextOffsetOf(c)}`]));
+  Object.fromEntries(chunks.map((c) => [partitionKey(c.topic, c.partition), `${c.messages[0]?.offset ?? nextOffsetOf(c)}..${nextOffsetOf(c)}`]));
 
 /**
  * A transaction still open after this long is logged as slow, and again each

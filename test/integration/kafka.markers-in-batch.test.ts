@@ -1,0 +1,181 @@
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { EachBatchPayload } from 'kafkajs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Store } from '../../src/db/store.js';
+import { IngestMetrics } from '../../src/ingest/metrics.js';
+import { buildPipeline } from '../../src/app/pipeline.js';
+import { generated } from '../helpers/kafka-data.js';
+import { silentLogger } from '../helpers/store.js';
+import { rowsAs } from '../helpers/rows.js';
+
+/**
+ * A real broker answers a fetch with a transaction's messages and the marker
+ * that ends it in one batch; kafkajs hands over the messages and keeps the
+ * marker, whose offset only the batch's last offset tells. The test broker
+ * never sends the two together, so this test gives the consumer that batch
+ * itself: kafkajs's own Batch, made from records as its decoder reads them,
+ * through a stand-in for the group consumer (the rest, DuckDB included, is
+ * real).
+ */
+
+const TOPIC = 'afford.markers-in-batch.v1';
+
+class FakeConsumer extends EventEmitter {
+  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash', END_BATCH_PROCESS: 'consumer.end_batch_process' };
+  eachBatch!: (payload: EachBatchPayload) => Promise<void>;
+  private started!: () => void;
+  readonly running = new Promise<void>((resolve) => (this.started = resolve));
+  async connect(): Promise<void> {}
+  async subscribe(): Promise<void> {}
+  async run(options: { eachBatch: (payload: EachBatchPayload) => Promise<void> }): Promise<void> {
+    this.eachBatch = options.eachBatch;
+    this.started();
+  }
+  async disconnect(): Promise<void> {}
+  async commitOffsets(): Promise<void> {}
+  seek(): void {}
+}
+
+const fake = vi.hoisted(() => ({ consumer: undefined as unknown, high: '0' }));
+
+vi.mock('kafkajs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('kafkajs')>();
+  class Kafka {
+    consumer(): unknown {
+      return fake.consumer;
+    }
+    producer(): unknown {
+      return { connect: async () => undefined, disconnect: async () => undefined, sendBatch: async () => undefined };
+    }
+    admin(): unknown {
+      return {
+        connect: async () => undefined,
+        disconnect: async () => undefined,
+        fetchTopicOffsets: async () => [{ partition: 0, offset: fake.high, high: fake.high, low: '0' }],
+      };
+    }
+  }
+  return { ...real, Kafka };
+});
+
+const { KafkaIngest } = await import('../../src/ingest/kafka-ingest.js');
+// kafkajs's own batch, as its consumer builds one from a fetch: it drops control records and aborted messages.
+const Batch = createRequire(import.meta.url)('kafkajs/src/consumer/batch.js') as new (
+  topic: string,
+  fetchedOffset: string,
+  partitionData: { partition: number; highWatermark: string; abortedTransactions: unknown[]; messages: unknown[] },
+) => EachBatchPayload['batch'];
+
+const dir = mkdtempSync(path.join(tmpdir(), 'afford-markers-in-batch-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What kafkajs's runner tells of a batch it does not hand to eachBatch, as it emits it. */
+const endOfBatch = (batch: EachBatchPayload['batch']) => ({
+  payload: { topic: batch.topic, partition: batch.partition, highWatermark: batch.highWatermark, batchSize: batch.messages.length, firstOffset: batch.firstOffset(), lastOffset: batch.lastOffset() },
+});
+
+const record = (offset: number, value: Buffer, producerId: string, control = false) => ({
+  offset: String(offset),
+  key: control ? value.subarray(0, 4) : Buffer.from('k'),
+  value: control ? Buffer.from([0, 0, 0, 0, 0, 0]) : value,
+  headers: {},
+  isControlRecord: control,
+  batchContext: { producerId, inTransaction: true },
+});
+const COMMIT = Buffer.from([0, 0, 0, 1]);
+const ABORT = Buffer.from([0, 0, 0, 0]);
+
+describe('fetched batches with transaction markers and an aborted transaction', () => {
+  it("store the committed messages, none of the aborted ones, and move the partition's offset past every marker", async () => {
+    const committed = generated({ customers: 1, months: 1, seed: 3, faults: false, endMonth: '2024-06' }).lines.slice(0, 8);
+    const customer = (JSON.parse(committed[0] as string) as { customer_id: string }).customer_id;
+    // The aborted transaction's events: another customer's, so that any of them stored would show.
+    const abortedCustomer = 'cust-aborted';
+    const abortedLines = committed.slice(0, 3).map((l) => l.replaceAll(`"${customer}"`, `"${abortedCustomer}"`));
+    expect(committed.some((l) => l.includes(`"${abortedCustomer}"`))).toBe(false);
+    // Offsets 0-5: a committed transaction of producer 7 and its marker (6), fetched together.
+    const first = new Batch(TOPIC, '0', {
+      partition: 0,
+      highWatermark: '7',
+      abortedTransactions: [],
+      messages: [...committed.slice(0, 6).map((l, i) => record(i, Buffer.from(l), '7')), record(6, COMMIT, '7', true)],
+    });
+    expect(first.messages).toHaveLength(6);
+    expect(first.lastOffset()).toBe('6');
+    // Offsets 7-9: producer 8's transaction, aborted by its marker (10); fetched alone, kafkajs hands over nothing.
+    const aborted = new Batch(TOPIC, '7', {
+      partition: 0,
+      highWatermark: '11',
+      abortedTransactions: [{ producerId: '8', firstOffset: '7' }],
+      messages: [...abortedLines.map((l, i) => record(7 + i, Buffer.from(l), '8')), record(10, ABORT, '8', true)],
+    });
+    expect(aborted.messages).toHaveLength(0);
+    // Offsets 11-12: producer 7 again, and its marker (13) ending the partition.
+    const last = new Batch(TOPIC, '11', {
+      partition: 0,
+      highWatermark: '14',
+      abortedTransactions: [],
+      messages: [...committed.slice(6).map((l, i) => record(11 + i, Buffer.from(l), '7')), record(13, COMMIT, '7', true)],
+    });
+    fake.high = '14';
+
+    const consumer = new FakeConsumer();
+    fake.consumer = consumer;
+    const store = await Store.open(path.join(dir, 'markers.duckdb'), silentLogger);
+    try {
+      const ingest = await KafkaIngest.create({
+        pipeline: buildPipeline(store, silentLogger),
+        metrics: new IngestMetrics(),
+        logger: silentLogger,
+        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
+      });
+      const check = await ingest.catchUpProbe()();
+      ingest.run();
+      await consumer.running;
+      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+      const resolved: string[] = [];
+      const handOver = (batch: EachBatchPayload['batch']) =>
+        consumer.eachBatch({
+          batch,
+          resolveOffset: (offset: string) => void resolved.push(offset),
+          heartbeat: async () => undefined,
+          isRunning: () => true,
+          isStale: () => false,
+        } as unknown as EachBatchPayload);
+      const position = () => ingest.committedOffsets().get(`${TOPIC}#0`);
+      const until = async (offset: bigint) => {
+        const deadline = Date.now() + 10_000;
+        while (position() !== offset && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+
+      await handOver(first);
+      await until(7n);
+      expect(position()).toBe(7n);
+      // The client is told the marker is done with, so that it does not fetch it again.
+      expect(resolved).toEqual(['6']);
+      // As kafkajs's runner does with a batch that filtering left empty: no eachBatch, only the event.
+      consumer.emit(consumer.events.END_BATCH_PROCESS, endOfBatch(aborted));
+      await until(11n);
+      expect(position()).toBe(11n);
+      await handOver(last);
+      const deadline = Date.now() + 10_000;
+      while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(position()).toBe(14n);
+      await ingest.stop();
+
+      const offsets = await store.read((c) => rowsAs<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'));
+      expect(offsets.map((o) => BigInt(o.next_offset))).toEqual([14n]);
+      // Every committed message was an event, stored; nothing of the aborted transaction is.
+      expect(await store.read((c) => rowsAs<{ n: number }>(c, 'SELECT count(*)::INTEGER AS n FROM dead_letters'))).toEqual([{ n: 0 }]);
+      const customers = await store.read((c) => rowsAs<{ customer_id: string }>(c, 'SELECT DISTINCT customer_id FROM transactions'));
+      expect(customers.map((r) => r.customer_id)).not.toContain(abortedCustomer);
+      expect(customers.map((r) => r.customer_id)).toEqual([customer]);
+    } finally {
+      await store.close();
+    }
+  });
+});
