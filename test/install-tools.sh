@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system tools the tests need, from Debian's packages, when they
 # are missing: kcat (the test Kafka broker), librdkafka-dev and a C compiler
-# (the broker helper with fault injection), poppler-utils (reading PDFs back),
+# (the broker helper with fault injection), zstd (ZStandard-compressed Kafka
+# batches), poppler-utils (reading PDFs back),
 # fonts-dejavu-core (the font the report PDFs embed), nginx with its
 # JavaScript module (the front of several shards, deploy/front/).
 set -euo pipefail
@@ -10,6 +11,8 @@ need=()
 command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# ZStandard-compressed Kafka batches are made with the zstd command (Node's zlib has no ZStandard before Node 22).
+command -v zstd >/dev/null 2>&1 || need+=(zstd)
 # The report PDFs embed DejaVu Sans (src/reports/pdf-fonts.ts).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -f /usr/include/librdkafka/rdkafka_mock.h ] || need+=(librdkafka-dev)

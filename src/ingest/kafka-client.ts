@@ -1,4 +1,4 @@
-import {
+import kafkajs, {
   AssignerProtocol,
   Kafka,
   logLevel,
@@ -14,11 +14,21 @@ import type { Logger } from '../logger.js';
 import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
 import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers } from './kafka-types.js';
+import { gzipCodec, lz4Codec, snappyCodec, zstdCodec } from './kafka-codecs.js';
 
 /**
  * The only file that knows kafkajs: it implements kafka-types.ts, so a change
  * of client stays inside this file.
  */
+
+// Every compression a producer may use, each bounded (kafka-codecs.ts); kafkajs reads only gzip by itself. Its codec
+// table is global to the process, and this is the only place that fills it.
+// (From the module's default export: Node finds no named export of these in kafkajs's CommonJS.)
+const { CompressionCodecs, CompressionTypes } = kafkajs;
+CompressionCodecs[CompressionTypes.GZIP] = () => gzipCodec;
+CompressionCodecs[CompressionTypes.Snappy] = () => snappyCodec;
+CompressionCodecs[CompressionTypes.LZ4] = () => lz4Codec;
+CompressionCodecs[CompressionTypes.ZSTD] = () => zstdCodec;
 
 const RETRY = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 8 };
 const MAX_RELAUNCH_DELAY_MS = 30_000;

@@ -9,7 +9,7 @@ import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
 import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums } from '../helpers/kafka-data.js';
-import { markerBatch, produceRaw } from '../helpers/kafka-markers.js';
+import { markerBatch, produceRaw } from '../helpers/kafka-raw.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 

@@ -1,12 +1,14 @@
 import { Socket } from 'node:net';
 
 /**
- * Writes a transaction marker (a control record batch, as a broker appends
- * when a transactional producer commits or aborts) onto a partition of the
- * test broker. The test broker takes transactional producers but writes no
- * markers of its own, so a test that needs a partition ending in one sends
- * the batch itself, in a Produce request built here byte by byte, as the
- * Kafka protocol defines it (record batch format 2, Produce version 3).
+ * Record batches built byte by byte, as the Kafka protocol defines them
+ * (record batch format 2), and sent to the test broker in a Produce request
+ * of version 3: for what no client here produces. The test broker takes
+ * transactional producers but writes no markers of its own, so a test that
+ * needs a partition ending in one (a control record batch, as a broker
+ * appends when a transactional producer commits or aborts) sends it itself;
+ * and a batch compressed as Java's producer does (Snappy in xerial framing)
+ * comes from no client here either.
  */
 
 const CRC32C_TABLE = (() => {
@@ -55,19 +57,49 @@ const int64 = (n: bigint): Buffer => {
 };
 const text = (s: string): Buffer => Buffer.concat([int16(Buffer.byteLength(s)), Buffer.from(s)]);
 
-/** A record batch holding one control record: a COMMIT or ABORT marker of `producerId`'s transaction. */
-export function markerBatch(kind: 'commit' | 'abort', producerId = -1n): Buffer {
-  const key = Buffer.concat([int16(0), int16(kind === 'commit' ? 1 : 0)]);
-  const value = Buffer.concat([int16(0), int32(0)]);
-  const body = Buffer.concat([Buffer.from([0]), varint(0), varint(0), varint(key.length), key, varint(value.length), value, varint(0)]);
-  const record = Buffer.concat([varint(body.length), body]);
+/** Record batch attributes: the compression in the low three bits, then the transactional and control flags. */
+export const COMPRESSION = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
+const TRANSACTIONAL = 0x10;
+const CONTROL = 0x20;
+
+function recordBytes(offsetDelta: number, key: Buffer | null, value: Buffer | null): Buffer {
+  const body = Buffer.concat([
+    Buffer.from([0]),
+    varint(0),
+    varint(offsetDelta),
+    key === null ? varint(-1) : Buffer.concat([varint(key.length), key]),
+    value === null ? varint(-1) : Buffer.concat([varint(value.length), value]),
+    varint(0),
+  ]);
+  return Buffer.concat([varint(body.length), body]);
+}
+
+/**
+ * A record batch (format 2) of `records`, their bytes passed through
+ * `compress` under the `compression` attribute; the broker gives the batch its
+ * offsets.
+ */
+export function recordBatch(
+  records: ReadonlyArray<{ key: Buffer | null; value: Buffer | null }>,
+  options: { compression?: number; compress?: (records: Buffer) => Buffer; flags?: number; producerId?: bigint } = {},
+): Buffer {
+  const raw = Buffer.concat(records.map((r, i) => recordBytes(i, r.key, r.value)));
+  const payload = options.compress ? options.compress(raw) : raw;
   const now = BigInt(Date.now());
-  // From the attributes on: what the CRC covers. Attributes: transactional (0x10) and control (0x20).
-  const covered = Buffer.concat([int16(0x30), int32(0), int64(now), int64(now), int64(producerId), int16(0), int32(-1), int32(1), record]);
+  const attributes = (options.compression ?? COMPRESSION.none) | (options.flags ?? 0);
+  // From the attributes on: what the CRC covers.
+  const covered = Buffer.concat([int16(attributes), int32(records.length - 1), int64(now), int64(now), int64(options.producerId ?? -1n), int16(0), int32(-1), int32(records.length), payload]);
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32c(covered));
   const afterLength = Buffer.concat([int32(0), Buffer.from([2]), crc, covered]);
   return Buffer.concat([int64(0n), int32(afterLength.length), afterLength]);
+}
+
+/** A record batch holding one control record: a COMMIT or ABORT marker of `producerId`'s transaction. */
+export function markerBatch(kind: 'commit' | 'abort', producerId = -1n): Buffer {
+  const key = Buffer.concat([int16(0), int16(kind === 'commit' ? 1 : 0)]);
+  const value = Buffer.concat([int16(0), int32(0)]);
+  return recordBatch([{ key, value }], { flags: TRANSACTIONAL | CONTROL, producerId });
 }
 
 /** Sends one Produce request of `recordSet` to a partition through the broker at `bootstrap`; rejects on any error code. */
@@ -107,5 +139,5 @@ export async function produceRaw(bootstrap: string, topic: string, partition: nu
   at += 2 + response.readInt16BE(at);
   at += 4 + 4;
   const error = response.readInt16BE(at);
-  if (error !== 0) throw new Error(`the broker refused the marker batch with error code ${error}`);
+  if (error !== 0) throw new Error(`the broker refused the record batch with error code ${error}`);
 }

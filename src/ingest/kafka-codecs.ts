@@ -1,0 +1,104 @@
+import { promisify } from 'node:util';
+import { gzip, unzip } from 'node:zlib';
+import { Decompress as ZstdStream } from 'fzstd';
+import * as lz4 from 'lz4js';
+import * as snappy from 'snappyjs';
+
+/**
+ * The compressions a Kafka producer may use on its record batches (gzip,
+ * Snappy, LZ4, ZStandard), as the codecs kafkajs takes. kafkajs reads only
+ * gzip by itself: a batch in any other compression stopped the consumer for
+ * good. Each codec is bounded: a batch expands to at most
+ * MAX_DECOMPRESSED_BYTES, whatever its header claims, so that a compressed
+ * batch made to expand (a few kilobytes of zeros becomes gigabytes) is
+ * refused with a message rather than taking the process's memory.
+ *
+ * afford's own producers (the DLQ, `afford produce`) compress nothing, but a
+ * codec must also compress; ZStandard's cannot (its library only reads).
+ */
+
+/** The most one record batch may expand to: a broker's default limit on a batch is 1 MiB compressed. */
+export const MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
+
+/** What kafkajs calls a codec. */
+export interface KafkaCodec {
+  compress(encoder: { buffer: Buffer }): Promise<Buffer>;
+  decompress(buffer: Buffer): Promise<Buffer>;
+}
+
+const tooLarge = (codec: string): Error =>
+  new Error(`a ${codec}-compressed Kafka record batch expands past ${MAX_DECOMPRESSED_BYTES / 1024 / 1024} MiB, the most afford reads; it is refused`);
+
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export const gzipCodec: KafkaCodec = {
+  compress: async ({ buffer }) => promisify(gzip)(buffer),
+  // unzip, as kafkajs's own: a gzip or a zlib stream.
+  decompress: async (buffer) => {
+    try {
+      return await promisify(unzip)(buffer, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge('gzip');
+      throw err;
+    }
+  },
+};
+
+/** The framing Java's Snappy streams (xerial) put around Snappy blocks: a header, then blocks each after its length. */
+const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
+const XERIAL_HEADER_BYTES = 16;
+
+export const snappyCodec: KafkaCodec = {
+  compress: async ({ buffer }) => snappy.compress(buffer),
+  decompress: async (buffer) => {
+    const uncompress = (block: Buffer, room: number): Buffer => {
+      try {
+        return snappy.uncompress(block, room);
+      } catch (err) {
+        if (/too big/.test((err as Error).message)) throw tooLarge('Snappy');
+        throw err;
+      }
+    };
+    if (buffer.length < XERIAL_HEADER_BYTES || !buffer.subarray(0, XERIAL_MAGIC.length).equals(XERIAL_MAGIC)) return uncompress(buffer, MAX_DECOMPRESSED_BYTES);
+    const blocks: Buffer[] = [];
+    let total = 0;
+    for (let at = XERIAL_HEADER_BYTES; at < buffer.length; ) {
+      if (at + 4 > buffer.length) throw new Error('a Snappy-compressed Kafka record batch ends inside a block length');
+      const size = buffer.readUInt32BE(at);
+      at += 4;
+      if (at + size > buffer.length) throw new Error('a Snappy-compressed Kafka record batch ends inside a block');
+      const block = uncompress(buffer.subarray(at, at + size), MAX_DECOMPRESSED_BYTES - total);
+      at += size;
+      total += block.length;
+      blocks.push(block);
+    }
+    return Buffer.concat(blocks, total);
+  },
+};
+
+export const lz4Codec: KafkaCodec = {
+  compress: async ({ buffer }) => asBuffer(lz4.compress(buffer)),
+  decompress: async (buffer) => {
+    // The frame's own content size, or the sum of its blocks' largest sizes: what lz4js allocates.
+    const bound = lz4.decompressBound(buffer);
+    if (!Number.isSafeInteger(bound) || bound < 0 || bound > MAX_DECOMPRESSED_BYTES) throw tooLarge('LZ4');
+    return asBuffer(lz4.decompress(buffer, bound));
+  },
+};
+
+export const zstdCodec: KafkaCodec = {
+  compress: async () => {
+    throw new Error('afford does not compress with ZStandard');
+  },
+  decompress: async (buffer) => {
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    const stream = new ZstdStream((chunk) => {
+      total += chunk.length;
+      if (total > MAX_DECOMPRESSED_BYTES) throw tooLarge('ZStandard');
+      parts.push(chunk);
+    });
+    stream.push(buffer, true);
+    return Buffer.concat(parts, total);
+  },
+};

@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import * as lz4 from 'lz4js';
+import * as snappy from 'snappyjs';
+import { describe, expect, it } from 'vitest';
+import { gzipCodec, lz4Codec, MAX_DECOMPRESSED_BYTES, snappyCodec, zstdCodec } from '../../src/ingest/kafka-codecs.js';
+
+// Records as a producer sends them: many alike, which is what compresses.
+const sample = Buffer.from(Array.from({ length: 2000 }, (_, i) => `{"event_id":"e-${i}","amount":"-${i}.25","description":"CARD PAYMENT TO SHOP ${i % 17}"}`).join('\n'));
+
+/** The zstd command line (Node 20's zlib has no ZStandard); the tests install it. */
+function zstd(input: Buffer): Buffer {
+  try {
+    return execFileSync('zstd', ['-q', '-c', '--no-check'], { input, maxBuffer: 1024 * 1024 * 1024 });
+  } catch (err) {
+    throw new Error(`this test needs the zstd command (run test/install-tools.sh): ${(err as Error).message}`, { cause: err });
+  }
+}
+
+describe('the Kafka compression codecs', () => {
+  it('read back what each compression made of the same records', async () => {
+    expect(await gzipCodec.decompress(gzipSync(sample))).toEqual(sample);
+    expect(await gzipCodec.decompress(await gzipCodec.compress({ buffer: sample }))).toEqual(sample);
+    expect(await snappyCodec.decompress(await snappyCodec.compress({ buffer: sample }))).toEqual(sample);
+    expect(await lz4Codec.decompress(await lz4Codec.compress({ buffer: sample }))).toEqual(sample);
+    expect(await zstdCodec.decompress(zstd(sample))).toEqual(sample);
+    // Two frames one after the other, as a stream may hold.
+    expect(await zstdCodec.decompress(Buffer.concat([zstd(sample), zstd(sample)]))).toEqual(Buffer.concat([sample, sample]));
+  });
+
+  it('refuse a batch that expands past the bound, before it takes the memory, whatever its header claims', async () => {
+    const over = Buffer.alloc(MAX_DECOMPRESSED_BYTES + 1);
+    const refused = /expands past 64 MiB/;
+    // Real bombs: a few kilobytes that expand to just past the bound.
+    await expect(gzipCodec.decompress(gzipSync(over))).rejects.toThrow(refused);
+    await expect(zstdCodec.decompress(zstd(over))).rejects.toThrow(refused);
+    await expect(lz4Codec.decompress(Buffer.from(lz4.compress(over)))).rejects.toThrow(refused);
+    // Snappy's length comes first: a block claiming 1 GiB, with nothing behind it.
+    await expect(snappyCodec.decompress(Buffer.from([0x80, 0x80, 0x80, 0x80, 0x04, 0x00]))).rejects.toThrow(refused);
+    // In Java's framing, blocks each within the bound that together pass it.
+    const block = snappy.compress(Buffer.alloc(40 * 1024 * 1024));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(block.length);
+    const framed = Buffer.concat([Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1]), length, block, length, block]);
+    await expect(snappyCodec.decompress(framed)).rejects.toThrow(refused);
+    // An LZ4 frame whose header claims 256 MiB of content.
+    const claim = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x48, 0x40, 0, 0, 0, 0x10, 0, 0, 0, 0, 0x00, 0, 0, 0, 0]);
+    await expect(lz4Codec.decompress(claim)).rejects.toThrow(refused);
+  });
+
+  it('say where a Java-framed Snappy batch is cut short', async () => {
+    const block = snappy.compress(sample);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(block.length);
+    const framed = Buffer.concat([Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1]), length, block]);
+    expect(await snappyCodec.decompress(framed)).toEqual(sample);
+    await expect(snappyCodec.decompress(framed.subarray(0, framed.length - 10))).rejects.toThrow(/ends inside a block/);
+    await expect(snappyCodec.decompress(Buffer.concat([framed, Buffer.from([0, 0])]))).rejects.toThrow(/ends inside a block length/);
+  });
+});
