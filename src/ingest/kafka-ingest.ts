@@ -273,8 +273,21 @@ export class KafkaIngest {
     const key = partitionKey(topic, partition);
     this.stalls.fetched(key, batch);
     const generation = this.batcher.generation;
-    const expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    let expected = this.queuedTo.get(key) ?? this.positions.get(key);
     let messages: readonly SourceMessage[] = batch.messages;
+    if (expected !== undefined && BigInt(batch.highWatermark) < expected) {
+      // The partition ends before the offset the store holds: the topic was made again (or a new leader's log was cut
+      // short), and its offsets from 0 are new events, not ones read before. They are read from where the client
+      // was sent (the log's start, as no stored offset is there); events read again are only versions again.
+      this.log.warn(
+        { topic, partition, high_watermark: batch.highWatermark, stored: String(expected), reading_from: batch.fetchedOffset },
+        "the stored offset is past the partition's end (was the topic made again?); reading the partition from where the client is",
+      );
+      expected = BigInt(batch.fetchedOffset);
+      this.positions.set(key, expected);
+      this.queuedTo.delete(key);
+      this.soughtBack.delete(key);
+    }
     if (expected !== undefined) {
       const fetched = BigInt(batch.fetchedOffset);
       if (fetched > expected && !this.soughtBack.has(key)) {
@@ -285,9 +298,6 @@ export class KafkaIngest {
         return;
       }
       if (fetched > expected) this.log.warn({ topic, partition, from: String(expected), to: batch.fetchedOffset }, 'offsets no longer on the broker were skipped');
-      if (BigInt(batch.highWatermark) < expected) {
-        this.log.warn({ topic, partition, high_watermark: batch.highWatermark, stored: String(expected) }, 'partition is shorter than the stored offset: was the topic recreated?');
-      }
       messages = fromOffset(messages, expected);
     }
     const last = batch.messages.at(-1);
