@@ -347,7 +347,8 @@ export class KafkaIngest {
    * past a gap) the offset stays, and what comes next is checked as ever.
    */
   private onPassed(topic: string, partition: number, first: string, last: string, highWatermark: string): void {
-    if (this.stopping) return;
+    // A partition revoked meanwhile is another worker's to move.
+    if (this.stopping || !this.assigned.get(topic)?.includes(partition)) return;
     const key = partitionKey(topic, partition);
     const expected = this.queuedTo.get(key) ?? this.positions.get(key);
     const [from, readTo] = [BigInt(first), BigInt(last) + 1n];
