@@ -5,6 +5,7 @@ import { errorCode, type ErrorCode } from '../domain/errors.js';
 const ONE_LINE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'CONFIG_INVALID', 'KAFKA_BROKERS_MISSING', 'KAFKA_SASL_INCOMPLETE', 'CLI_FAILED', 'PATH_NUL',
   'CLIENT_STATE_NEEDS_TOKEN_SECRET', 'CLIENT_STATE_NEEDS_SERVICE', 'MIGRATION_FAILED', 'STORE_NOT_AFFORD', 'STORE_NEWER',
+  'INPUT_COMPRESSION_UNREADABLE', 'INPUT_DECOMPRESS_FAILED',
 ]);
 
 /** For commander options: a whole number of at least 1. */

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { decompressed } from './compressed-input.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { fastValidator } from './fast-validator.js';
 import type { IngestPipeline } from './pipeline.js';
@@ -48,7 +49,8 @@ class FileItem implements RawItem {
 }
 
 /**
- * Streams an NDJSON file (or standard input for '-') through the pipeline in
+ * Streams an NDJSON file (or standard input for '-'), plain or compressed
+ * with gzip or ZStandard (compressed-input.ts), through the pipeline in
  * bounded batches, so memory stays flat whatever the file's size. One batch
  * is read, and its fast rows found piece by piece, while the previous one is
  * being written. Re-reading
@@ -90,7 +92,7 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
 
   try {
-    for await (const lines of readLines(stream)) {
+    for await (const lines of readLines(decompressed(stream))) {
       if (failed || options.signal?.aborted) break;
       for (const line of lines) {
         const item = new FileItem(line, sourceRef);

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { decompressed } from './compressed-input.js';
 import type { MessageProducer, OutgoingMessage } from './kafka-types.js';
 import { affordError } from '../domain/errors.js';
 
@@ -86,8 +88,9 @@ export async function produceLines(producer: MessageProducer, lines: AsyncIterab
   return summary;
 }
 
-/** An NDJSON file, or standard input for '-'. */
+/** An NDJSON file (plain, gzip or ZStandard), or standard input for '-'. */
 export async function produceFile(producer: MessageProducer, input: string, options: ProduceOptions): Promise<ProduceSummary> {
   const stream = input === '-' ? process.stdin : createReadStream(input);
-  return produceLines(producer, createInterface({ input: stream, crlfDelay: Infinity }), options);
+  // Compressed as ingest file takes it (gzip or ZStandard), or plain.
+  return produceLines(producer, createInterface({ input: Readable.from(decompressed(stream)), crlfDelay: Infinity }), options);
 }

@@ -1,0 +1,122 @@
+import { createGunzip } from 'node:zlib';
+import { Decompress as ZstdStream } from 'fzstd';
+import { affordError, affordErrorCausedBy } from '../domain/errors.js';
+
+/**
+ * An input file's bytes, decompressed when they come compressed: gzip (a
+ * `.ndjson.gz` as data teams ship them, several members one after another
+ * included) and ZStandard, told by their first bytes whatever the file is
+ * called, so that standard input works too. A compression afford does not
+ * read (xz, bzip2, a zip archive) is refused as a whole: read as lines, its
+ * bytes made one dead letter of garbage a line. Anything else passes as it is.
+ */
+
+const MAGIC = {
+  gzip: Buffer.from([0x1f, 0x8b]),
+  zstd: Buffer.from([0x28, 0xb5, 0x2f, 0xfd]),
+  xz: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
+  bzip2: Buffer.from('BZh'),
+  zip: Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+} as const;
+const LONGEST_MAGIC = Math.max(...Object.values(MAGIC).map((m) => m.length));
+
+type Format = 'plain' | 'gzip' | 'zstd' | 'xz' | 'bzip2' | 'zip';
+
+function formatOf(start: Buffer): Format {
+  for (const [name, magic] of Object.entries(MAGIC) as [Exclude<Format, 'plain'>, Buffer][]) {
+    if (start.length >= magic.length && start.subarray(0, magic.length).equals(magic)) return name;
+  }
+  return 'plain';
+}
+
+async function* gunzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip();
+  // Fed from the input as it is read; errors of the input end the decompressed stream too.
+  const feed = (async () => {
+    try {
+      for await (const chunk of chunks) if (!gunzip.write(chunk)) await new Promise((r) => gunzip.once('drain', r));
+      gunzip.end();
+    } catch (err) {
+      gunzip.destroy(err as Error);
+    }
+  })();
+  try {
+    for await (const out of gunzip) yield out as Buffer;
+  } catch (err) {
+    // zlib's own errors are the data's (Z_DATA_ERROR, Z_BUF_ERROR for a cut-off end); any other is the input's.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('Z_')) throw affordErrorCausedBy(err, 'INPUT_DECOMPRESS_FAILED', 'gzip', (err as Error).message);
+    throw err;
+  } finally {
+    gunzip.destroy();
+    await feed;
+  }
+}
+
+async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  const stream = new ZstdStream((data) => {
+    pending.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  });
+  const push = (chunk: Uint8Array, final: boolean): void => {
+    try {
+      stream.push(chunk, final);
+    } catch (err) {
+      throw affordErrorCausedBy(err, 'INPUT_DECOMPRESS_FAILED', 'ZStandard', (err as Error).message);
+    }
+  };
+  for await (const chunk of chunks) {
+    push(chunk, false);
+    if (pending.length > 0) {
+      yield* pending;
+      pending = [];
+    }
+  }
+  push(new Uint8Array(0), true);
+  yield* pending;
+}
+
+/** The input's bytes, decompressed if its first bytes say so. */
+export async function* decompressed(input: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  const iterator = input[Symbol.asyncIterator]();
+  // The first bytes, enough to tell the format: a pipe may give them a few at a time.
+  const lead: Buffer[] = [];
+  let leadBytes = 0;
+  let ended = false;
+  while (leadBytes < LONGEST_MAGIC) {
+    const step = await iterator.next();
+    if (step.done) {
+      ended = true;
+      break;
+    }
+    const chunk = typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+    lead.push(chunk);
+    leadBytes += chunk.length;
+  }
+  const rest: AsyncIterable<Buffer> = {
+    async *[Symbol.asyncIterator]() {
+      yield* lead;
+      if (ended) return;
+      for (;;) {
+        const step = await iterator.next();
+        if (step.done) return;
+        yield typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+      }
+    },
+  };
+  const format = formatOf(Buffer.concat(lead, leadBytes));
+  switch (format) {
+    case 'plain':
+      yield* rest;
+      return;
+    case 'gzip':
+      yield* gunzipped(rest);
+      return;
+    case 'zstd':
+      yield* unzstd(rest);
+      return;
+    default:
+      await iterator.return?.();
+      throw affordError('INPUT_COMPRESSION_UNREADABLE', format);
+  }
+}
