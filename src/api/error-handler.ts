@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCode } from '../domain/errors.js';
+import { isDecodingError } from './content-encoding.js';
 import { ApiError, apiError, errorBody, validationError } from './errors.js';
 
 /** Turns what Fastify itself throws (body parsing, limits) into our coded errors. */
 function fromFastify(err: FastifyError): ApiError | undefined {
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return apiError('UNSUPPORTED_MEDIA_TYPE');
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('PAYLOAD_TOO_LARGE');
+  if (isDecodingError(err)) return validationError({ body: 'could not be decompressed as its Content-Encoding says' });
   if (err.statusCode === 400) return validationError({ body: err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'is required' : 'must be valid JSON' });
   if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return validationError({ request: 'is malformed' });
   return undefined;

@@ -19,6 +19,7 @@ const API_CODE_IDS = {
   HEADERS_TOO_LARGE: { codeId: 'request_validation', generic: true },
   UNSUPPORTED_MEDIA_TYPE: { codeId: 'request_validation', generic: false },
   PAYLOAD_TOO_LARGE: { codeId: 'request_validation', generic: false },
+  UNSUPPORTED_CONTENT_ENCODING: { codeId: 'request_validation', generic: false },
   ACCOUNT_NOT_FOUND: { codeId: 'account_not_found', generic: false },
   TASK_NOT_FOUND: { codeId: 'task_not_found', generic: false },
   INTERNAL: { codeId: 'internal_error', generic: false },

@@ -9,6 +9,7 @@ import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
 import { apiError, validationError } from './errors.js';
 import { installStrictJsonParser } from './json-body.js';
+import { installContentDecoding } from './content-encoding.js';
 import { installErrorHandler } from './error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES, REPORT_PDF_BODY_LIMIT } from './limits.js';
@@ -118,6 +119,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   // A report PDF to verify, as its bytes.
   app.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: REPORT_PDF_BODY_LIMIT }, (_req, body, done) => done(null, body));
   installStrictJsonParser(app, INGEST_CONTENT_TYPES);
+  installContentDecoding(app);
   app.decorateRequest('auth', null);
   installErrorHandler(app);
   installNotFound(app);

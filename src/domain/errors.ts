@@ -20,6 +20,7 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (or a type the call names), form-encoded or plain text' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: "The request body's Content-Encoding must be gzip, deflate, br or identity" },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'The account does not exist. It may be closed or suspended.' },
   TASK_NOT_FOUND: { status: 404, message: 'The task does not exist' },
   INTERNAL: { status: 500, message: 'An error occurred while processing your request' },

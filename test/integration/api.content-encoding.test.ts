@@ -1,0 +1,86 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
+import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';
+
+/** Request bodies sent compressed, as HTTP clients do for large uploads. */
+
+const transaction = (id: string, value: string) => ({
+  transaction_id: id,
+  account_id: 'acc-1',
+  credit_debit_indicator: 'debit',
+  amount: { value, currency: 'GBP' },
+  date_time: '2024-02-14T09:00:00Z',
+});
+
+describe('a request body with a Content-Encoding', () => {
+  let svc: LoggedService;
+  let headers: Record<string, string>;
+  const post = (body: Buffer, encoding?: string) =>
+    fetch(`${svc.base}/v2/ingest/transactions`, { method: 'POST', headers: { ...headers, ...(encoding === undefined ? {} : { 'content-encoding': encoding }) }, body: new Uint8Array(body) });
+  const stored = async (customer: string) => {
+    const res = await fetch(`${svc.base}/financial/v2/transactions?page_size=100`, { headers: { ...headers, 'x-customer-id': customer } });
+    // A customer of whom nothing was stored is unknown.
+    if (res.status === 404) return [];
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { transaction_id: string; amount: { value: string } }[] }).data.map((t) => `${t.transaction_id}=${t.amount.value}`).sort();
+  };
+
+  beforeAll(async () => {
+    svc = await startLoggedService('warn');
+    const client = await new ClientsService(new ClientsRepository(svc.service.store)).create('encodings', 'client-e');
+    const res = await fetch(`${svc.base}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': 'client-e', authorization: `Basic ${Buffer.from(`client-e:${client.client_secret}`).toString('base64')}` },
+      body: 'grant_type=client_credentials',
+    });
+    const token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
+    headers = { authorization: `Bearer ${token}`, 'x-client-id': 'client-e', 'content-type': 'application/json' };
+  });
+  afterAll(async () => {
+    await svc.stop();
+    svc.cleanup();
+  });
+
+  it('is decompressed (gzip, deflate, br, in any case, identity as none) and ingested as the same body sent plain', async () => {
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: (b) => gzipSync(b),
+      'X-GZIP': (b) => gzipSync(b),
+      deflate: (b) => deflateSync(b),
+      br: (b) => brotliCompressSync(b),
+      'identity, gzip': (b) => gzipSync(b),
+      identity: (b) => b,
+    };
+    for (const [encoding, encode] of Object.entries(encoders)) {
+      const customer = `cust-${encoding.replace(/[^a-z]/gi, '')}`;
+      const body = Buffer.from(JSON.stringify([{ customer_id: customer, transactions: [transaction('t1', '12.34'), transaction('t2', '0.66')] }]));
+      const res = await post(encode(body), encoding);
+      expect(res.status, encoding).toBe(202);
+      expect(await stored(customer), encoding).toEqual(['t1=12.34', 't2=0.66']);
+    }
+  });
+
+  it('is refused with 415 when its coding is one afford does not read, 400 when it is damaged, and 413 when it expands past the limit', async () => {
+    const body = Buffer.from(JSON.stringify([{ customer_id: 'cust-refused', transactions: [transaction('t1', '1.00')] }]));
+    for (const encoding of ['compress', 'zstd', 'gzip, br', 'gzip;q=1']) {
+      const res = await post(gzipSync(body), encoding);
+      expect(res.status, encoding).toBe(415);
+      expect(await res.json()).toMatchObject({ code_id: 'request_validation', message: "The request body's Content-Encoding must be gzip, deflate, br or identity" });
+    }
+    // Labelled br but sent plain, and gzip cut short: not what the header says.
+    for (const [encoding, bytes] of [['br', body], ['gzip', gzipSync(body).subarray(0, 20)]] as const) {
+      const res = await post(bytes, encoding);
+      expect(res.status, encoding).toBe(400);
+      expect(await res.json()).toMatchObject({ code_id: 'failed_validation', errors: { body: 'could not be decompressed as its Content-Encoding says' } });
+    }
+    // A few kilobytes that expand past the ingest route's limit.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(INGEST_BODY_LIMIT + 1, ' '), Buffer.from(']')]));
+    expect(bomb.length).toBeLessThan(INGEST_BODY_LIMIT / 100);
+    const res = await post(bomb, 'gzip');
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code_id: 'request_validation' });
+    expect(await stored('cust-refused')).toEqual([]);
+  });
+});
