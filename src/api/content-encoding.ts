@@ -31,7 +31,9 @@ type Decoded = Transform & { receivedEncodedLength: number };
 export function installContentDecoding(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload: Readable) => {
     const header = request.headers['content-encoding'];
-    if (header === undefined) return payload;
+    // Only a body has a coding: a call without one (a GET) is answered as ever, whatever the header says.
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (header === undefined || !hasBody) return payload;
     // Codings are named case-insensitively and listed in the order applied; identity is none.
     const codings = header
       .split(',')

@@ -83,4 +83,11 @@ describe('a request body with a Content-Encoding', () => {
     expect(await res.json()).toMatchObject({ code_id: 'request_validation' });
     expect(await stored('cust-refused')).toEqual([]);
   });
+
+  it('is no matter on a call without a body', async () => {
+    for (const encoding of ['gzip', 'zstd']) {
+      const res = await fetch(`${svc.base}/financial/v2/transactions?page_size=1`, { headers: { ...headers, 'x-customer-id': 'cust-gzip', 'content-encoding': encoding } });
+      expect(res.status, encoding).toBe(200);
+    }
+  });
 });
