@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startService, type RunningService, type StartOptions } from '../../src/app/service.js';
+import { ClientsRepository } from '../../src/clients/clients.repository.js';
+import { ClientsService } from '../../src/clients/clients.service.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 
@@ -38,4 +40,16 @@ export async function startLoggedService(level = 'trace', settings: Record<strin
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A new API client of the service and the headers of a JSON call with its first token. */
+export async function clientJsonHeaders(svc: LoggedService, clientId: string): Promise<Record<string, string>> {
+  const client = await new ClientsService(new ClientsRepository(svc.service.store)).create(clientId, clientId);
+  const res = await fetch(`${svc.base}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': clientId, authorization: `Basic ${Buffer.from(`${clientId}:${client.client_secret}`).toString('base64')}` },
+    body: 'grant_type=client_credentials',
+  });
+  const token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
+  return { authorization: `Bearer ${token}`, 'x-client-id': clientId, 'content-type': 'application/json' };
 }

@@ -1,9 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
-import { ClientsService } from '../../src/clients/clients.service.js';
-import { ClientsRepository } from '../../src/clients/clients.repository.js';
-import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';
+import { clientJsonHeaders, startLoggedService, type LoggedService } from '../helpers/logged-service.js';
 
 /** Request bodies sent compressed, as HTTP clients do for large uploads. */
 
@@ -30,14 +28,7 @@ describe('a request body with a Content-Encoding', () => {
 
   beforeAll(async () => {
     svc = await startLoggedService('warn');
-    const client = await new ClientsService(new ClientsRepository(svc.service.store)).create('encodings', 'client-e');
-    const res = await fetch(`${svc.base}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': 'client-e', authorization: `Basic ${Buffer.from(`client-e:${client.client_secret}`).toString('base64')}` },
-      body: 'grant_type=client_credentials',
-    });
-    const token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
-    headers = { authorization: `Bearer ${token}`, 'x-client-id': 'client-e', 'content-type': 'application/json' };
+    headers = await clientJsonHeaders(svc, 'client-e');
   });
   afterAll(async () => {
     await svc.stop();

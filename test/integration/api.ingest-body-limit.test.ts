@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT, MAX_FIELD_ERRORS } from '../../src/api/limits.js';
-import { ClientsService } from '../../src/clients/clients.service.js';
-import { ClientsRepository } from '../../src/clients/clients.repository.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../src/tasks/ingestion.js';
-import { startLoggedService, type LoggedService } from '../helpers/logged-service.js';
+import { clientJsonHeaders, startLoggedService, type LoggedService } from '../helpers/logged-service.js';
 import { httpText, rawRequest } from '../helpers/raw-http.js';
 
 /** A transaction with its text fields at the ingest maxima: ids 200 characters, description 1,000, other text 500. */
@@ -31,14 +29,7 @@ describe('the HTTP ingest body limit', () => {
 
   beforeAll(async () => {
     svc = await startLoggedService('warn');
-    const client = await new ClientsService(new ClientsRepository(svc.service.store)).create('limits', 'client-a');
-    const res = await fetch(`${svc.base}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-client-id': 'client-a', authorization: `Basic ${Buffer.from(`client-a:${client.client_secret}`).toString('base64')}` },
-      body: 'grant_type=client_credentials',
-    });
-    const token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
-    headers = { authorization: `Bearer ${token}`, 'x-client-id': 'client-a', 'content-type': 'application/json' };
+    headers = await clientJsonHeaders(svc, 'client-a');
   });
   afterAll(async () => {
     await svc.stop();
