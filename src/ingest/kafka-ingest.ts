@@ -78,6 +78,8 @@ export class KafkaIngest {
   /** Next offset to queue per partition: the end of what is queued, or DuckDB's position. */
   private readonly queuedTo = new Map<string, bigint>();
   private readonly soughtBack = new Set<string>();
+  /** How many times each partition's offset was reset, its stored offset being past its end (a topic made again). */
+  private readonly resets = new Map<string, number>();
   private assigned = new Map<string, readonly number[]>();
   /** Partitions with a fetched batch waiting for room in the queue, or for the fast rows of the transaction in hand. */
   private readonly waitingForRoom = new Set<string>();
@@ -215,9 +217,19 @@ export class KafkaIngest {
         this.log.warn({ err }, 'could not read partition ends for a catch-up check; will retry');
         return undefined;
       });
+      // A partition whose stored offset is past its end was made again: its offset counts only once it was reset.
+      let stale: Map<string, number> | undefined;
+      const staleOf = (known: ReadonlyMap<string, bigint>): Map<string, number> =>
+        new Map([...known].filter(([k, end]) => (this.positions.get(k) ?? 0n) > end).map(([k]) => [k, this.resets.get(k) ?? 0]));
+      if (ends) stale = staleOf(ends);
       return async () => {
-        ends ??= await ownEnds().catch(() => undefined);
-        return ends !== undefined && [...ends].every(([k, end]) => end === 0n || (this.positions.get(k) ?? 0n) >= end);
+        if (!ends) {
+          ends = await ownEnds().catch(() => undefined);
+          if (ends) stale = staleOf(ends);
+        }
+        if (!ends || !stale) return false;
+        const reset = stale;
+        return [...ends].every(([k, end]) => end === 0n || ((this.positions.get(k) ?? 0n) >= end && (this.resets.get(k) ?? 0) > (reset.get(k) ?? -1)));
       };
     };
   }
@@ -285,6 +297,7 @@ export class KafkaIngest {
       );
       expected = BigInt(batch.fetchedOffset);
       this.positions.set(key, expected);
+      this.resets.set(key, (this.resets.get(key) ?? 0) + 1);
       this.queuedTo.delete(key);
       this.soughtBack.delete(key);
     }

@@ -31,18 +31,27 @@ interface LogLine {
   msg: string;
 }
 
-async function consumeInto(store: Store, bootstrap: string, logged: LogLine[], done: (positions: ReadonlyMap<string, bigint>) => Promise<boolean>): Promise<Map<string, bigint>> {
+async function consumeInto(
+  store: Store,
+  bootstrap: string,
+  logged: LogLine[],
+  done: (positions: ReadonlyMap<string, bigint>) => Promise<boolean>,
+): Promise<{ positions: Map<string, bigint>; caughtUpBefore: boolean; caughtUpAfter: boolean }> {
   const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _e, cb) => (logged.push(JSON.parse(chunk.toString('utf8')) as LogLine), cb()) }));
-  const ingest = await KafkaIngest.start({
+  const ingest = await KafkaIngest.create({
     pipeline: buildPipeline(store, silentLogger),
     metrics: new IngestMetrics(),
     logger,
     settings: { connection: { brokers: [bootstrap], clientId: 'afford-test', ssl: false }, groupId: 'recreated-test', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 200, batchBytes: 1024 * 1024, batchWaitMs: 50, sessionTimeoutMs: 6000 },
   });
+  // As a refresh asked now would: the partitions' ends noted before anything is read.
+  const check = await ingest.catchUpProbe()();
+  const caughtUpBefore = await check();
+  ingest.run();
   try {
     const deadline = Date.now() + 20_000;
     while (!(await done(ingest.committedOffsets())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return new Map(ingest.committedOffsets());
+    return { positions: new Map(ingest.committedOffsets()), caughtUpBefore, caughtUpAfter: await check() };
   } finally {
     await ingest.stop();
   }
@@ -87,7 +96,10 @@ describe('a topic made again from offset 0', () => {
           expect(end).toBeLessThan(oldEnds.get(k) as bigint);
         }
         const logged: LogLine[] = [];
-        const positions = await consumeInto(store, second.bootstrap, logged, async (at) => [...newEnds].every(([k, end]) => at.get(k) === end));
+        const { positions, caughtUpBefore, caughtUpAfter } = await consumeInto(store, second.bootstrap, logged, async (at) => [...newEnds].every(([k, end]) => at.get(k) === end));
+        // The stored offsets are past the new ends: until the partitions are read again, ingestion has not caught up.
+        expect(caughtUpBefore).toBe(false);
+        expect(caughtUpAfter).toBe(true);
         expect(await transactionsOf('cust-new-')).toBe(expectedNew);
         expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums([...before, ...after]));
         expect(positions).toEqual(newEnds);
