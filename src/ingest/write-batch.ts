@@ -189,6 +189,13 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
       dead.push({ seq, letter: { raw: item.raw, reason: SECRET_MISMATCH, ref: item.ref } });
       continue;
     }
+    // Through the API, as the reference API asks, a customer that is not hosted is written only with its secret: the
+    // client's credentials alone must not put transactions (an income) into a protected customer. Kafka and files
+    // are the lender's own pipelines, whose events may leave the secret out after the first.
+    if (customer && customer.secretHash !== null && e.customer_secret === undefined && item.ref.source === 'http') {
+      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_REQUIRED, ref: item.ref } });
+      continue;
+    }
     const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
     const tomb = tombstones.get(key);
     if (tomb && !newer(version, tomb)) {
@@ -263,6 +270,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
 }
 
 const SECRET_MISMATCH = "customer_secret: does not match the customer's secret";
+const SECRET_REQUIRED = 'customer_secret: is required, as the customer is not hosted';
 
 /** Writes the dead letters from `from` on (found so far, in the batch's order) and empties their stage; returns how many are written. */
 async function writeDeadLetters(conn: DuckDBConnection, dead: readonly { seq: number; letter: DeadLetterRecord }[], from: number): Promise<number> {

@@ -146,6 +146,31 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     expect(failedStatus.body.metadata).toMatchObject({ status: 'Failed', result: 'data_mapping_error' });
   });
 
+  it("writes into a customer that is not hosted only with its secret, as the reference asks: the client's credentials alone write nothing", async () => {
+    const taskOf = (res: { body: Record<string, unknown> }) => String((res.body['metadata'] as { task_id: string }).task_id);
+    expect((await send([{ customer_id: 'ref-guarded', customer_secret: 'the-guarded-secret', transactions: [transactionData('g-1')] }], V2)).status).toBe(202);
+    // Left out, in the same request as a hosted customer's transactions, which go in.
+    const without = await send(
+      [
+        { customer_id: 'ref-open', transactions: [transactionData('o-1')] },
+        { customer_id: 'ref-guarded', transactions: [transactionData('g-2')] },
+      ],
+      V2,
+    );
+    expect((without.body['data'] as { status: string }).status).toBe('PartialCompleted');
+    const status = await service.call<{ data: unknown[] }>('GET', `/ingestion/v3/tasks/${taskOf(without)}`, { headers: await service.auth(CLIENT) });
+    expect(status.body.data).toEqual([
+      { customer_id: 'ref-open', status: 'Completed', result: 'success' },
+      { customer_id: 'ref-guarded', status: 'Failed', result: 'data_mapping_error', error: { 'transactions[0]': 'customer_secret: is required, as the customer is not hosted' } },
+    ]);
+    expect((await stored('ref-guarded')).map((r) => r['transaction_id'])).toEqual(['g-1']);
+    expect((await stored('ref-open')).map((r) => r['transaction_id'])).toEqual(['o-1']);
+    // With its secret, it goes in.
+    const withSecret = await send([{ customer_id: 'ref-guarded', customer_secret: 'the-guarded-secret', transactions: [transactionData('g-3')] }], V2);
+    expect((withSecret.body['data'] as { status: string }).status).toBe('Completed');
+    expect((await stored('ref-guarded')).map((r) => r['transaction_id'])).toEqual(['g-1', 'g-3']);
+  });
+
   it('names v3 faults by the v3 fields, every one at once, and stores nothing of the request', async () => {
     const res = await send(
       [
