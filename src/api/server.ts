@@ -5,6 +5,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IngestMetrics } from '../ingest/metrics.js';
 import type { Logger } from '../logger.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { SecretAttempts } from './auth/secret-attempts.js';
 import { resolveSigningSecret } from './auth/signing-key.js';
 import { TokenService } from './auth/tokens.js';
 import { apiError, validationError } from './errors.js';
@@ -151,13 +152,15 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const services = createServices(deps.store, tokens, clock, cache, deps.foreignCustomers);
   await services.buckets.installBuiltIns();
-  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers), { cache, clock });
+  // Wrong customer secrets are counted once for the whole API: in headers and in ingestion bodies alike.
+  const attempts = new SecretAttempts();
+  const router = new Router(app, createAuthenticator(tokens, services.clients, services.customers, attempts), { cache, clock });
 
   const isStartedUp = deps.isStartedUp ?? (() => true);
   healthRoutes(router, () => services.health.ping(), () => isReady() && isStartedUp());
   for (const routes of RESOURCE_ROUTES) routes(router, services);
   if (deps.refresh) refreshRoutes(router, deps.refresh);
-  if (deps.ingestion) ingestRoutes(router, deps.ingestion, deps.foreignCustomers);
+  if (deps.ingestion) ingestRoutes(router, deps.ingestion, attempts, deps.foreignCustomers);
   if (deps.webhookKeys) jwksRoutes(router, deps.webhookKeys);
   openApiRoutes(router);
   if (deps.metrics) await metricsRoutes(app, deps.metrics);

@@ -22,3 +22,8 @@ export function verifySecret(secret: string, stored: string | null | undefined):
 export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/** Why an event was not written: the customer_secret it brings is not the customer's (a dead letter's reason, and a task's). */
+export const SECRET_MISMATCH_REASON = "customer_secret: does not match the customer's secret";
+/** Why an API ingestion event was not written: it leaves out the secret of a customer that is not hosted. */
+export const SECRET_REQUIRED_REASON = 'customer_secret: is required, as the customer is not hosted';

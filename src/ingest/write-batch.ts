@@ -2,7 +2,7 @@ import { affordError } from '../domain/errors.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
-import { hashSecret, verifySecret } from '../domain/secrets.js';
+import { hashSecret, SECRET_MISMATCH_REASON, SECRET_REQUIRED_REASON, verifySecret } from '../domain/secrets.js';
 import { dbFromIso, dbTime, msFromDb } from '../domain/timestamps.js';
 import { queryFile, runScript, runScriptCountingChanges, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
@@ -186,14 +186,14 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     // The first event of a customer fixes its secret; a later one may repeat it or leave it out, never change it. A
     // hosted customer has none: a secret on its events would be ignored, and its data stay readable without it.
     if (customer && e.customer_secret !== undefined && (customer.secretHash === null || !secretMatches(e.customer_secret, customer.secretHash))) {
-      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_MISMATCH, ref: item.ref } });
+      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_MISMATCH_REASON, ref: item.ref } });
       continue;
     }
     // Through the API, as the reference API asks, a customer that is not hosted is written only with its secret: the
     // client's credentials alone must not put transactions (an income) into a protected customer. Kafka and files
     // are the lender's own pipelines, whose events may leave the secret out after the first.
     if (customer && customer.secretHash !== null && e.customer_secret === undefined && item.ref.source === 'http') {
-      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_REQUIRED, ref: item.ref } });
+      dead.push({ seq, letter: { raw: item.raw, reason: SECRET_REQUIRED_REASON, ref: item.ref } });
       continue;
     }
     const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
@@ -252,7 +252,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
   for (const [key, creator] of [...fastCreators]) createFromFast(key, creator);
   if (fast) {
     const skip = (type: EventType): void => tally(result, type, 0, 1);
-    fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, skip, reason: SECRET_MISMATCH });
+    fastStaged -= await settleFastRows(conn, fast, { known, tombstones, createdAt, secretMatches, touched, dead, skip, reason: SECRET_MISMATCH_REASON });
   }
   // Dead letters go in with the last segment, so that the stage is cleared once (those before a deletion went in then).
   const rest = dead.slice(deadWritten).sort((a, b) => a.seq - b.seq).map((d) => d.letter);
@@ -269,8 +269,6 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
   return result;
 }
 
-const SECRET_MISMATCH = "customer_secret: does not match the customer's secret";
-const SECRET_REQUIRED = 'customer_secret: is required, as the customer is not hosted';
 
 /** Writes the dead letters from `from` on (found so far, in the batch's order) and empties their stage; returns how many are written. */
 async function writeDeadLetters(conn: DuckDBConnection, dead: readonly { seq: number; letter: DeadLetterRecord }[], from: number): Promise<number> {

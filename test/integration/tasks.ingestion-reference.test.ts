@@ -171,6 +171,24 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     expect((await stored('ref-guarded')).map((r) => r['transaction_id'])).toEqual(['g-1', 'g-3']);
   });
 
+  it('counts a wrong customer_secret in a body toward the lockout of wrong secrets, as one in a header: after ten, the customer is locked everywhere', async () => {
+    expect((await send([{ customer_id: 'ref-locked', customer_secret: 'the-locked-secret', transactions: [transactionData('l-1')] }], V2)).status).toBe(202);
+    // A right secret clears the count: nine wrong ones, a right one, then nine more do not lock.
+    const wrong = (n: number) => send([{ customer_id: 'ref-locked', customer_secret: `guess-${n}`, transactions: [transactionData(`l-guess-${n}`)] }], V2);
+    for (let n = 0; n < 9; n++) expect((await wrong(n)).status).toBe(202);
+    expect((await send([{ customer_id: 'ref-locked', customer_secret: 'the-locked-secret', transactions: [transactionData('l-2')] }], V2)).status).toBe(202);
+    for (let n = 9; n < 19; n++) expect((await wrong(n)).status).toBe(202);
+    // The tenth wrong one in a row locked the customer: the right secret is refused too, in a body and in a header.
+    const locked = await send([{ customer_id: 'ref-locked', customer_secret: 'the-locked-secret', transactions: [transactionData('l-3')] }], V2);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ code_id: 'too_many_requests' });
+    const read = await service.call('GET', '/financial/v2/transactions', { headers: { ...(await service.auth(CLIENT)), 'x-customer-id': 'ref-locked', 'x-customer-secret': 'the-locked-secret' } });
+    expect(read.status).toBe(429);
+    expect((await stored('ref-locked')).map((r) => r['transaction_id'])).toEqual(['l-1', 'l-2']);
+    // Other customers are not locked with it.
+    expect((await send([{ customer_id: 'ref-unlocked', customer_secret: 'its-own', transactions: [transactionData('u-1')] }], V2)).status).toBe(202);
+  });
+
   it('names v3 faults by the v3 fields, every one at once, and stores nothing of the request', async () => {
     const res = await send(
       [

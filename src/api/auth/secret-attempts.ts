@@ -13,8 +13,9 @@ const KEYS = 100_000;
  * holding the client's token from trying secret after secret (ten thousand
  * four-digit ones took 32 s). After MAX_FAILED_ATTEMPTS wrong secrets within
  * WINDOW_MS, every try, right or wrong, is refused until the window has
- * passed since the last failure. Per process: each shard counts its own
- * customers' failures, as only it serves them.
+ * passed since the last failure. A wrong customer_secret in an ingestion
+ * body counts as a wrong header does (routes/ingest.routes.ts). Per process:
+ * each shard counts its own customers' failures, as only it serves them.
  */
 export class SecretAttempts {
   private readonly failures = new LRUCache<string, { count: number; last: number }>({ max: KEYS });

@@ -1,7 +1,9 @@
 import { overlongTransactions, REJECTED_RESULT, type IngestionService } from '../../tasks/ingestion.js';
 import { LIMITS } from '../../domain/event-limits.js';
+import { SECRET_MISMATCH_REASON } from '../../domain/secrets.js';
 import type { Task, WholeStatus } from '../../tasks/tasks.repository.js';
 import { requireClient } from '../auth/context.js';
+import type { SecretAttempts } from '../auth/secret-attempts.js';
 import { envelope } from '../envelope.js';
 import { apiError, validationError } from '../errors.js';
 import type { Router } from '../router.js';
@@ -94,7 +96,32 @@ function refuseUnsupportedHeaders(headers: Record<string, string | string[] | un
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
-export function ingestRoutes(router: Router, ingestion: IngestionService, foreign?: ForeignCustomers): void {
+/**
+ * An ingestion body's customer_secret is a try of the secret as much as an
+ * X-Customer-Secret header is (a wrong one is named in the task): it counts
+ * toward the same lockout (secret-attempts.ts), and while a customer is
+ * locked, a request bringing a secret for it is refused whole with 429.
+ */
+function refuseLocked(clientId: string, body: readonly IngestEntry[], attempts: SecretAttempts): void {
+  for (const entry of body) {
+    if (entry.customer_secret === undefined) continue;
+    const locked = attempts.lockedFor(clientId, entry.customer_id);
+    if (locked > 0) throw apiError('TOO_MANY_ATTEMPTS', { retryAfterSeconds: locked });
+  }
+}
+
+/** Counts the request's wrong secrets, one a customer entry, and clears a customer's count when its secret was right. */
+function countSecretTries(clientId: string, body: readonly IngestEntry[], task: Task, attempts: SecretAttempts): void {
+  const parts = subTasks(task);
+  body.forEach((entry, i) => {
+    if (entry.customer_secret === undefined) return;
+    const errors = Object.values(parts[i]?.error ?? {});
+    if (errors.some((reason) => reason === SECRET_MISMATCH_REASON)) attempts.failed(clientId, entry.customer_id);
+    else if (errors.length === 0) attempts.succeeded(clientId, entry.customer_id);
+  });
+}
+
+export function ingestRoutes(router: Router, ingestion: IngestionService, attempts: SecretAttempts, foreign?: ForeignCustomers): void {
   router.add({
     method: 'POST',
     url: '/v2/ingest/transactions',
@@ -117,8 +144,10 @@ export function ingestRoutes(router: Router, ingestion: IngestionService, foreig
       if (overlong.length > 0) {
         throw validationError(Object.fromEntries(overlong.map(([i, j]) => [`[${i}].transactions[${j}]`, `makes an event longer than ${LIMITS.rawBytes} bytes`])));
       }
+      refuseLocked(clientId, body, attempts);
       const contentType = knownSchema(request.headers['content-type']?.split(';')[0]?.trim().toLowerCase());
       const task = await ingestion.submit(clientId, body, { contentType });
+      countSecretTries(clientId, body, task, attempts);
       // The request has waited for its one transaction, so the status is already final: no wait before reading it.
       return envelope(OP_INGEST_TRANSACTIONS_POST, { task_id: task.taskId, status: task.status }, { task_id: task.taskId, next_url: statusUrl(task.taskId), next_url_delay: 0 });
     },
