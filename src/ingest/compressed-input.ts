@@ -1,3 +1,4 @@
+import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Decompress as ZstdStream } from 'fzstd';
 import { affordError, affordErrorCausedBy } from '../domain/errors.js';
@@ -31,15 +32,9 @@ function formatOf(start: Buffer): Format {
 
 async function* gunzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const gunzip = createGunzip();
-  // Fed from the input as it is read; errors of the input end the decompressed stream too.
-  const feed = (async () => {
-    try {
-      for await (const chunk of chunks) if (!gunzip.write(chunk)) await new Promise((r) => gunzip.once('drain', r));
-      gunzip.end();
-    } catch (err) {
-      gunzip.destroy(err as Error);
-    }
-  })();
+  const source = Readable.from(chunks);
+  // The input's errors end the decompressed stream too; a stream left early (or damaged) closes the input.
+  const piped = new Promise<void>((resolve) => pipeline(source, gunzip, () => resolve()));
   try {
     for await (const out of gunzip) yield out as Buffer;
   } catch (err) {
@@ -49,7 +44,7 @@ async function* gunzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer>
     throw err;
   } finally {
     gunzip.destroy();
-    await feed;
+    await piped;
   }
 }
 
@@ -95,12 +90,20 @@ export async function* decompressed(input: AsyncIterable<Buffer | string>): Asyn
   }
   const rest: AsyncIterable<Buffer> = {
     async *[Symbol.asyncIterator]() {
-      yield* lead;
-      if (ended) return;
-      for (;;) {
-        const step = await iterator.next();
-        if (step.done) return;
-        yield typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+      let done = ended;
+      try {
+        yield* lead;
+        while (!done) {
+          const step = await iterator.next();
+          if (step.done === true) {
+            done = true;
+            return;
+          }
+          yield typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+        }
+      } finally {
+        // Left early (a failed batch, an abort, a damaged stream): the input is closed, as a loop over it would.
+        if (!done) await iterator.return?.();
       }
     },
   };

@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decompressed } from '../../src/ingest/compressed-input.js';
+
+/** An input of `chunks` that records whether its reader closed it, and can fail after its chunks as a file can. */
+function input(chunks: readonly Buffer[], failWith?: Error): { source: AsyncIterable<Buffer>; closed: () => boolean } {
+  let closed = false;
+  return {
+    source: (async function* () {
+      try {
+        for (const c of chunks) yield c;
+        if (failWith) throw failWith;
+      } finally {
+        closed = true;
+      }
+    })(),
+    closed: () => closed,
+  };
+}
+
+const text = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `{"line":${i}}\n`).join(''));
+const pieces = (bytes: Buffer, size: number): Buffer[] => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+const zstd = (bytes: Buffer): Buffer => execFileSync('zstd', ['-q', '-c'], { input: bytes });
+
+describe('compressed input', () => {
+  it('gives plain, gzip and ZStandard inputs as their text, whatever size the pieces come in (a magic number split included)', async () => {
+    for (const [name, bytes] of [['plain', text], ['gzip', gzipSync(text)], ['zstd', zstd(text)]] as const) {
+      for (const size of [1, 3, 4096]) {
+        if (size === 1 && bytes.length > 200_000) continue;
+        const out: Buffer[] = [];
+        for await (const chunk of decompressed(input(pieces(bytes, size)).source)) out.push(chunk);
+        expect(Buffer.concat(out).equals(text), `${name} in pieces of ${size}`).toBe(true);
+      }
+    }
+  });
+
+  it('closes its input when its reader stops early, for every format', async () => {
+    for (const [name, bytes] of [['plain', text], ['gzip', gzipSync(text)], ['zstd', zstd(text)]] as const) {
+      const { source, closed } = input(pieces(bytes, 256));
+      for await (const chunk of decompressed(source)) {
+        expect(chunk.length).toBeGreaterThan(0);
+        break;
+      }
+      expect(closed(), name).toBe(true);
+    }
+  });
+
+  it("passes the input's own error on as it is, and closes it", async () => {
+    for (const [name, bytes] of [['plain', text], ['gzip', gzipSync(text)], ['zstd', zstd(text)]] as const) {
+      const failure = Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' });
+      const { source, closed } = input(pieces(bytes, 1024).slice(0, 3), failure);
+      await expect((async () => {
+        for await (const chunk of decompressed(source)) void chunk;
+      })(), name).rejects.toBe(failure);
+      expect(closed(), name).toBe(true);
+    }
+  });
+});
