@@ -46,8 +46,6 @@ type Queued = PartitionChunk & { queuedAt: number; handedAhead?: boolean };
 const MAX_BACKOFF_MS = 30_000;
 /** The longest a transaction waits for a backlog still streaming in, in times `waitMs`. */
 const BACKLOG_WAITS = 4;
-/** Where a chunk begins: its first message, or for a chunk of no messages the offset it reads to (the consumer reads a dropped partition again from DuckDB's position, which is at or before it). */
-const firstOffsetOf = (chunk: PartitionChunk): bigint => (chunk.messages[0] === undefined ? (chunk.readTo as bigint) : BigInt(chunk.messages[0].offset));
 const chunkBytes = (messages: readonly SourceMessage[]): number => messages.reduce((n, m) => n + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0);
 
 /**
@@ -94,6 +92,16 @@ export class KafkaBatcher {
   /** True while a chunk of the partition is queued, being written, or failed and waiting to be read again. */
   holds(topic: string, partition: number): boolean {
     return [...this.queue, ...this.writing].some((c) => c.topic === topic && c.partition === partition);
+  }
+
+  /**
+   * Where a chunk begins: its first message; for a chunk of no messages, which
+   * does not say where its records began, DuckDB's position (the partition's
+   * records up to the chunk are there or in chunks before it), or 0.
+   */
+  private firstOffsetOf(chunk: PartitionChunk): bigint {
+    const first = chunk.messages[0];
+    return first === undefined ? (this.positions.get(partitionKey(chunk.topic, chunk.partition)) ?? 0n) : BigInt(first.offset);
   }
 
   hasRoom(): boolean {
@@ -159,7 +167,7 @@ export class KafkaBatcher {
     for (const chunk of this.queue) {
       const { topic, partition } = chunk;
       const key = partitionKey(topic, partition);
-      if (!from.has(key)) from.set(key, { topic, partition, offset: firstOffsetOf(chunk) });
+      if (!from.has(key)) from.set(key, { topic, partition, offset: this.firstOffsetOf(chunk) });
     }
     this.queue = [];
     this.rows = 0;
@@ -231,7 +239,7 @@ export class KafkaBatcher {
     for (const chunk of chunks) {
       const { topic, partition } = chunk;
       const key = partitionKey(topic, partition);
-      const first = firstOffsetOf(chunk);
+      const first = this.firstOffsetOf(chunk);
       const queued = from.get(key);
       if (!queued || first < queued.offset) from.set(key, { topic, partition, offset: first });
     }

@@ -124,14 +124,7 @@ export class KafkaIngest {
     this.batcher = new KafkaBatcher(writer, limits, this.positions, {
       committed: (chunks) => this.onCommitted(chunks),
       ahead: findAhead,
-      dropped: (from) => {
-        this.queuedTo.clear();
-        this.soughtBack.clear();
-        for (const [key, { topic, partition, offset }] of from) {
-          this.stalls.movedOn(key);
-          this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
-        }
-      },
+      dropped: (from) => this.readAgain(from),
     }, this.log);
   }
 
@@ -284,23 +277,10 @@ export class KafkaIngest {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
     this.stalls.fetched(key, batch);
-    const generation = this.batcher.generation;
     let expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    if (expected !== undefined && BigInt(batch.highWatermark) < expected) expected = this.resetPastEnd(topic, partition, batch.highWatermark, expected, BigInt(batch.fetchedOffset));
+    const generation = this.batcher.generation;
     let messages: readonly SourceMessage[] = batch.messages;
-    if (expected !== undefined && BigInt(batch.highWatermark) < expected) {
-      // The partition ends before the offset the store holds: the topic was made again (or a new leader's log was cut
-      // short), and its offsets from 0 are new events, not ones read before. They are read from where the client
-      // was sent (the log's start, as no stored offset is there); events read again are only versions again.
-      this.log.warn(
-        { topic, partition, high_watermark: batch.highWatermark, stored: String(expected), reading_from: batch.fetchedOffset },
-        "the stored offset is past the partition's end (was the topic made again?); reading the partition from where the client is",
-      );
-      expected = BigInt(batch.fetchedOffset);
-      this.positions.set(key, expected);
-      this.resets.set(key, (this.resets.get(key) ?? 0) + 1);
-      this.queuedTo.delete(key);
-      this.soughtBack.delete(key);
-    }
     if (expected !== undefined) {
       const fetched = BigInt(batch.fetchedOffset);
       if (fetched > expected && !this.soughtBack.has(key)) {
@@ -363,12 +343,46 @@ export class KafkaIngest {
     // A partition revoked meanwhile is another worker's to move.
     if (this.stopping || !this.assigned.get(topic)?.includes(partition)) return;
     const key = partitionKey(topic, partition);
-    const expected = this.queuedTo.get(key) ?? this.positions.get(key);
     const [from, readTo] = [BigInt(first), BigInt(last) + 1n];
-    if (expected !== undefined && (from > expected || readTo <= expected)) return;
+    // A partition of no stored offset is read from 0 (onAssigned): records that begin past 0 lie past a gap, or were
+    // fetched before a failed write sent the partition back to 0, and move nothing.
+    let expected = this.queuedTo.get(key) ?? this.positions.get(key) ?? 0n;
+    if (BigInt(highWatermark) < expected) expected = this.resetPastEnd(topic, partition, highWatermark, expected, from);
+    if (from > expected || readTo <= expected) return;
     this.stalls.fetched(key, { topic, partition, fetchedOffset: first, highWatermark, messages: [], readTo: String(readTo) });
     this.batcher.add({ topic, partition, messages: [], highWatermark, readTo });
     this.queuedTo.set(key, readTo);
+  }
+
+  /**
+   * The partition ends before the offset the store holds: the topic was made
+   * again (or a new leader's log was cut short), and its offsets from 0 are
+   * new events, not ones read before. The partition is read from where the
+   * client was sent (the log's start, as no stored offset is there); events
+   * read again are only versions again. What was queued is dropped and read
+   * again (the old topic's chunks must not move the offset back up), and the
+   * catch-up check learns of the reset.
+   */
+  private resetPastEnd(topic: string, partition: number, highWatermark: string, stored: bigint, readingFrom: bigint): bigint {
+    const key = partitionKey(topic, partition);
+    this.log.warn(
+      { topic, partition, high_watermark: highWatermark, stored: String(stored), reading_from: String(readingFrom) },
+      "the stored offset is past the partition's end (was the topic made again?); reading the partition from where the client is",
+    );
+    this.readAgain(this.batcher.drop());
+    this.positions.set(key, readingFrom);
+    this.resets.set(key, (this.resets.get(key) ?? 0) + 1);
+    return readingFrom;
+  }
+
+  /** After the queue was dropped: every partition is expected from DuckDB's position again, and those dropped are read again from it. */
+  private readAgain(from: ReadonlyMap<string, { topic: string; partition: number; offset: bigint }>): void {
+    this.queuedTo.clear();
+    this.soughtBack.clear();
+    for (const [key, { topic, partition, offset }] of from) {
+      this.stalls.movedOn(key);
+      this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
+    }
   }
 
   /** A transaction's chunks are in DuckDB: their positions are recorded, and their lag commits go to Kafka as one request. */

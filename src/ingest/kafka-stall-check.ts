@@ -28,9 +28,8 @@ export interface StallWatched {
  * or to be written, has stopped. The client's position may be past DuckDB's
  * with no batch to come and show it (a batch is what makes the consumer
  * seek back). It is logged with what the client last fetched of it, and read
- * again from the stored offset, once for each offset it stops at: a
- * partition whose last offsets are a transactional producer's markers never
- * reaches its end.
+ * again from the stored offset, once for each offset it stops at, so that a
+ * partition that cannot move is not read again at every check.
  */
 export class StallCheck {
   /** Partitions fetched, or read again after a failed write, since the check last ran; and each one's position then. */

@@ -208,6 +208,13 @@ export class KafkaBatchWriter {
         messages.push(m);
       }
     }
+    if (items.length === 0) {
+      // Offsets only (records that hold no event, such as a transaction's markers): nothing for the pipeline to write,
+      // its hooks to hear of, or its metrics to count as a batch.
+      await this.pipeline.store.write((conn) => saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) }))));
+      this.logger.info({ batch: ++this.batchSeq, offsets: offsetsOf(chunks), rows: 0 }, 'Kafka batch committed');
+      return;
+    }
     const found = items.length >= FAST_PATH_MIN_ROWS ? foundAhead(messages) : undefined;
     // Pending until the rows are found (or their search fails), and no longer: the consumer waits on it.
     const finding = found?.then(

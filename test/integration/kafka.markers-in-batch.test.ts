@@ -126,10 +126,11 @@ describe('fetched batches with transaction markers and an aborted transaction', 
     const consumer = new FakeConsumer();
     fake.consumer = consumer;
     const store = await Store.open(path.join(dir, 'markers.duckdb'), silentLogger);
+    const metrics = new IngestMetrics();
     try {
       const ingest = await KafkaIngest.create({
         pipeline: buildPipeline(store, silentLogger),
-        metrics: new IngestMetrics(),
+        metrics,
         logger: silentLogger,
         settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
       });
@@ -161,6 +162,10 @@ describe('fetched batches with transaction markers and an aborted transaction', 
       consumer.emit(consumer.events.END_BATCH_PROCESS, endOfBatch(aborted));
       await until(11n);
       expect(position()).toBe(11n);
+      // The offset moved past them alone is no batch of events in the metrics.
+      const counted = await metrics.registry.metrics();
+      expect(counted).toMatch(/afford_ingest_batch_duration_seconds_count\{source="kafka"\} 1\n/);
+      expect(counted).not.toContain('source="none"');
       await handOver(last);
       const deadline = Date.now() + 10_000;
       while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -179,3 +184,55 @@ describe('fetched batches with transaction markers and an aborted transaction', 
     }
   });
 });
+
+describe('a fetch of markers only that was in flight when a failed write sent the partition back', () => {
+  it('moves no offset past events that are not stored yet', async () => {
+    const lines = generated({ customers: 1, months: 1, seed: 3, faults: false, endMonth: '2024-06' }).lines.slice(0, 6);
+    const plain = (i: number, l: string) => ({ offset: String(i), key: Buffer.from('k'), value: Buffer.from(l), headers: {}, isControlRecord: false, batchContext: { producerId: '-1', inTransaction: false } });
+    // Offsets 0-5: six events; 6-7: producer 8's aborted message and its marker.
+    const events = new Batch(TOPIC, '0', { partition: 0, highWatermark: '6', abortedTransactions: [], messages: lines.map((l, i) => plain(i, l)) });
+    const aborted = new Batch(TOPIC, '6', { partition: 0, highWatermark: '8', abortedTransactions: [{ producerId: '8', firstOffset: '6' }], messages: [record(6, Buffer.from(lines[0] as string), '8'), record(7, ABORT, '8', true)] });
+    expect(aborted.messages).toHaveLength(0);
+    fake.high = '8';
+    const consumer = new FakeConsumer();
+    fake.consumer = consumer;
+    const store = await Store.open(path.join(dir, 'in-flight.duckdb'), silentLogger);
+    try {
+      const pipeline = buildPipeline(store, silentLogger);
+      const write = pipeline.ingest.bind(pipeline);
+      let failures = 1;
+      pipeline.ingest = (async (...args: Parameters<typeof write>) => {
+        if (failures-- > 0) throw new Error('the store failed once');
+        return write(...args);
+      }) as typeof pipeline.ingest;
+      const ingest = await KafkaIngest.create({
+        pipeline,
+        metrics: new IngestMetrics(),
+        logger: silentLogger,
+        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
+      });
+      ingest.run();
+      await consumer.running;
+      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+      const handOver = (batch: EachBatchPayload['batch']) =>
+        consumer.eachBatch({ batch, resolveOffset: () => undefined, heartbeat: async () => undefined, isRunning: () => true, isStale: () => false } as unknown as EachBatchPayload);
+      // Queued, and its write fails: after a pause the queue is dropped and the partition read again from 0.
+      await handOver(events);
+      await new Promise((r) => setTimeout(r, 900));
+      // The fetch of offsets 6-7, in flight across that: kafkajs hands over nothing and says so in its event.
+      consumer.emit(consumer.events.END_BATCH_PROCESS, endOfBatch(aborted));
+      // The fetch from 0 again: the six events, then the aborted transaction.
+      await handOver(new Batch(TOPIC, '0', { partition: 0, highWatermark: '8', abortedTransactions: [{ producerId: '8', firstOffset: '6' }], messages: [...lines.map((l, i) => plain(i, l)), record(6, Buffer.from(lines[0] as string), '8'), record(7, ABORT, '8', true)] }));
+      const deadline = Date.now() + 10_000;
+      while (ingest.committedOffsets().get(`${TOPIC}#0`) !== 8n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await ingest.stop();
+      const upserts = lines.filter((l) => l.includes('"transaction.upserted"')).length;
+      expect(upserts).toBeGreaterThan(0);
+      expect(await store.read((c) => rowsAs<{ n: number }>(c, 'SELECT count(*)::INTEGER AS n FROM transactions'))).toEqual([{ n: upserts }]);
+      expect((await store.read((c) => rowsAs<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'))).map((o) => o.next_offset)).toEqual(['8']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
