@@ -52,7 +52,7 @@ export const ERRORS = {
   DLQ_PUBLISH_FAILED: { message: 'could not publish dead letters to %s: %s' },
   NO_PRODUCE_TOPICS: { message: 'no topics to produce to' },
   INPUT_COMPRESSION_UNREADABLE: { message: 'the input is compressed with %s, which afford does not read: decompress it first (gzip and ZStandard are read as they are)' },
-  INPUT_DECOMPRESS_FAILED: { message: 'the %s-compressed input is damaged (%s): the batches read before the damage are stored' },
+  INPUT_DECOMPRESS_FAILED: { message: 'the %s-compressed input cannot be read on (%s): what was read before it stands' },
 
   // Client-level state carried by Kafka to every shard.
   CLIENT_STATE_NEEDS_TOKEN_SECRET: { message: 'AFFORD_CLIENT_STATE_TOPIC is set: every shard must sign tokens with the same AFFORD_TOKEN_SECRET' },

@@ -48,9 +48,17 @@ async function* gunzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer>
   }
 }
 
+/** Compressed bytes given to the ZStandard decoder at a time, so that what one piece expands to is yielded before the next. */
+const ZSTD_PIECE = 64 * 1024;
+/** The most one piece may expand to: JSON lines compress some ten times, a stream made to expand ten thousand. */
+const ZSTD_PIECE_OUTPUT = 64 * 1024 * 1024;
+
 async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   const stream = new ZstdStream((data) => {
+    pendingBytes += data.byteLength;
+    if (pendingBytes > ZSTD_PIECE_OUTPUT) throw new Error(`${ZSTD_PIECE / 1024} KiB expand past ${ZSTD_PIECE_OUTPUT / 1024 / 1024} MiB`);
     pending.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   });
   const push = (chunk: Uint8Array, final: boolean): void => {
@@ -60,15 +68,20 @@ async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       throw affordErrorCausedBy(err, 'INPUT_DECOMPRESS_FAILED', 'ZStandard', (err as Error).message);
     }
   };
+  const drain = (): Buffer[] => {
+    const out = pending;
+    pending = [];
+    pendingBytes = 0;
+    return out;
+  };
   for await (const chunk of chunks) {
-    push(chunk, false);
-    if (pending.length > 0) {
-      yield* pending;
-      pending = [];
+    for (let at = 0; at < chunk.length; at += ZSTD_PIECE) {
+      push(chunk.subarray(at, at + ZSTD_PIECE), false);
+      yield* drain();
     }
   }
   push(new Uint8Array(0), true);
-  yield* pending;
+  yield* drain();
 }
 
 /** The input's bytes, decompressed if its first bytes say so. */

@@ -3,6 +3,7 @@ import { gzip, unzip } from 'node:zlib';
 import { Decompress as ZstdStream } from 'fzstd';
 import * as lz4 from 'lz4js';
 import * as snappy from 'snappyjs';
+import { largestStatedSize } from './zstd-frames.js';
 
 /**
  * The compressions a Kafka producer may use on its record batches (gzip,
@@ -76,13 +77,58 @@ export const snappyCodec: KafkaCodec = {
   },
 };
 
+const LZ4_MAGIC = 0x184d2204;
+/** The largest block of each block-size code of an LZ4 frame (4 to 7). */
+const LZ4_BLOCK_BYTES: Record<number, number> = { 4: 64 * 1024, 5: 256 * 1024, 6: 1024 * 1024, 7: 4 * 1024 * 1024 };
+
+/**
+ * An LZ4 frame's most possible size, from its blocks (each at most the
+ * frame's block size, or its own size when stored plain), and the content
+ * size its header states, if it does: lz4js trusts the stated size and cuts
+ * what passes it without a word, so afford sizes the output by the blocks
+ * and compares.
+ */
+function lz4Frame(buffer: Buffer): { bound: number; stated?: number } {
+  const need = (at: number, n: number): void => {
+    if (at + n > buffer.length) throw new Error('an LZ4-compressed Kafka record batch ends early');
+  };
+  need(0, 7);
+  if (buffer.readUInt32LE(0) !== LZ4_MAGIC) throw new Error('an LZ4-compressed Kafka record batch is not an LZ4 frame');
+  const flags = buffer[4] as number;
+  const blockBytes = LZ4_BLOCK_BYTES[((buffer[5] as number) >> 4) & 7];
+  if (blockBytes === undefined) throw new Error('an LZ4 frame of an unknown block size');
+  let at = 6;
+  let stated: number | undefined;
+  if (flags & 0x08) {
+    need(at, 8);
+    stated = buffer.readUInt32LE(at) + buffer.readUInt32LE(at + 4) * 2 ** 32;
+    at += 8;
+  }
+  if (flags & 0x01) at += 4;
+  at += 1;
+  let bound = 0;
+  for (;;) {
+    need(at, 4);
+    const size = buffer.readUInt32LE(at);
+    at += 4;
+    if (size === 0) break;
+    const stored = size & 0x7fffffff;
+    bound += size & 0x80000000 ? stored : blockBytes;
+    if (bound > MAX_DECOMPRESSED_BYTES) throw tooLarge('LZ4');
+    at += stored + (flags & 0x10 ? 4 : 0);
+  }
+  return { bound, ...(stated !== undefined ? { stated } : {}) };
+}
+
 export const lz4Codec: KafkaCodec = {
   compress: async ({ buffer }) => asBuffer(lz4.compress(buffer)),
   decompress: async (buffer) => {
-    // The frame's own content size, or the sum of its blocks' largest sizes: what lz4js allocates.
-    const bound = lz4.decompressBound(buffer);
-    if (!Number.isSafeInteger(bound) || bound < 0 || bound > MAX_DECOMPRESSED_BYTES) throw tooLarge('LZ4');
-    return asBuffer(lz4.decompress(buffer, bound));
+    const { bound, stated } = lz4Frame(buffer);
+    if (stated !== undefined && stated > MAX_DECOMPRESSED_BYTES) throw tooLarge('LZ4');
+    const out = new Uint8Array(bound);
+    const size = lz4.decompressFrame(buffer, out);
+    if (stated !== undefined && size !== stated) throw new Error(`an LZ4 frame holds ${size} bytes where its header states ${stated}`);
+    return asBuffer(out.subarray(0, size));
   },
 };
 
@@ -91,6 +137,8 @@ export const zstdCodec: KafkaCodec = {
     throw new Error('afford does not compress with ZStandard');
   },
   decompress: async (buffer) => {
+    // What fzstd would set aside for a frame, before it writes a byte of it.
+    if (largestStatedSize(buffer) > MAX_DECOMPRESSED_BYTES) throw tooLarge('ZStandard');
     const parts: Uint8Array[] = [];
     let total = 0;
     const stream = new ZstdStream((chunk) => {

@@ -7,6 +7,7 @@ declare module 'snappyjs' {
 
 declare module 'lz4js' {
   export function decompressBound(src: Uint8Array): number;
+  export function decompressFrame(src: Uint8Array, dst: Uint8Array): number;
   export function decompress(src: Uint8Array, maxSize?: number): Uint8Array;
   export function compress(src: Uint8Array, maxSize?: number): Uint8Array;
 }

@@ -57,3 +57,22 @@ describe('compressed input', () => {
     }
   });
 });
+
+describe('a ZStandard input made to expand', () => {
+  it('is refused as it passes the bound, not held whole', async () => {
+    // A few KB of zstd that would be 300 MB of zeros.
+    const bomb = execFileSync('sh', ['-c', 'head -c 300000000 /dev/zero | zstd -q -c'], { maxBuffer: 1 << 30 });
+    expect(bomb.length).toBeLessThan(1_000_000);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    await expect(
+      (async () => {
+        for await (const chunk of decompressed(input([bomb]).source)) {
+          void chunk;
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      })(),
+    ).rejects.toThrow(/the ZStandard-compressed input cannot be read on \(64 KiB expand past 64 MiB\)/);
+    expect(peak - before).toBeLessThan(512 * 1024 * 1024);
+  }, 60_000);
+});

@@ -43,9 +43,26 @@ describe('the Kafka compression codecs', () => {
     length.writeUInt32BE(block.length);
     const framed = Buffer.concat([Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1]), length, block, length, block]);
     await expect(snappyCodec.decompress(framed)).rejects.toThrow(refused);
+    // A ZStandard frame of 17 bytes that states 2,000,000,000 bytes of content (fzstd would set that aside first).
+    const claimed = Buffer.alloc(8);
+    claimed.writeBigUInt64LE(2_000_000_000n);
+    const rle = ((128 * 1024) << 3) | (1 << 1) | 1;
+    const statedFrame = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xe0]), claimed, Buffer.from([rle & 0xff, (rle >> 8) & 0xff, (rle >> 16) & 0xff, 0x20])]);
+    await expect(zstdCodec.decompress(statedFrame)).rejects.toThrow(refused);
     // An LZ4 frame whose header claims 256 MiB of content.
     const claim = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x48, 0x40, 0, 0, 0, 0x10, 0, 0, 0, 0, 0x00, 0, 0, 0, 0]);
     await expect(lz4Codec.decompress(claim)).rejects.toThrow(refused);
+  });
+
+  it('refuse an LZ4 frame whose stated content size is not what its blocks hold, rather than cut it there', async () => {
+    const frame = Buffer.from(lz4.compress(sample));
+    const withSize = (stated: number) => {
+      const size = Buffer.alloc(8);
+      size.writeUInt32LE(stated, 0);
+      return Buffer.concat([frame.subarray(0, 4), Buffer.from([(frame[4] as number) | 0x08, frame[5] as number]), size, frame.subarray(6)]);
+    };
+    expect(await lz4Codec.decompress(withSize(sample.length))).toEqual(sample);
+    await expect(lz4Codec.decompress(withSize(100))).rejects.toThrow(`an LZ4 frame holds ${sample.length} bytes where its header states 100`);
   });
 
   it('say where a Java-framed Snappy batch is cut short', async () => {
