@@ -18,6 +18,9 @@ import { apiError } from './errors.js';
  * fields onto the decompressor's error.
  */
 
+/** Said in Accept-Encoding with a 415, as HTTP asks of a server refusing a request's coding. */
+export const ACCEPTED_CODINGS = 'gzip, deflate, br';
+
 const DECODERS: Record<string, () => Transform> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
@@ -29,7 +32,7 @@ const DECODERS: Record<string, () => Transform> = {
 type Decoded = Transform & { receivedEncodedLength: number };
 
 export function installContentDecoding(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, _reply, payload: Readable) => {
+  app.addHook('preParsing', async (request, reply, payload: Readable) => {
     const header = request.headers['content-encoding'];
     // Only a body has a coding: a call without one (a GET) is answered as ever, whatever the header says.
     const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
@@ -53,6 +56,10 @@ export function installContentDecoding(app: FastifyInstance): void {
       if (!payload.errored) decodingErrors.add(err);
     });
     pipeline(payload, decoded, () => undefined);
+    // Answered before the body was read to its end (413 as it passed the limit): decoding the rest is wasted work.
+    reply.raw.once('close', () => {
+      if (!decoded.readableEnded) decoded.destroy();
+    });
     return decoded;
   });
 }

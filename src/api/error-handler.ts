@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCode } from '../domain/errors.js';
-import { isDecodingError } from './content-encoding.js';
+import { ACCEPTED_CODINGS, isDecodingError } from './content-encoding.js';
 import { ApiError, apiError, errorBody, validationError } from './errors.js';
 
 /** Turns what Fastify itself throws (body parsing, limits) into our coded errors. */
@@ -40,6 +40,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     // Thrown by a handler only for read-only resources (core-dashboard): reading is all they allow.
     if (apiErr.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'GET');
     if (apiErr.detail.retryAfterSeconds !== undefined) reply.header('retry-after', String(apiErr.detail.retryAfterSeconds));
+    if (apiErr.code === 'UNSUPPORTED_CONTENT_ENCODING') reply.header('accept-encoding', ACCEPTED_CODINGS);
     return reply.code(apiErr.status).send(errorBody(apiErr, operationId));
   });
 }

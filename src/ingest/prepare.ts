@@ -17,16 +17,20 @@ export function prepareItems(items: readonly RawItem[]): PreparedItem[] {
   });
 }
 
-/** Identifies one bad input, so that reading it again adds no second dead letter. */
+/**
+ * Identifies one bad input, so that reading it again adds no second dead
+ * letter: its place, and for a file or a Kafka message its content too, as
+ * a place can hold something else later (a file written again; a topic made
+ * again from offset 0, whose new bad message at an old offset was skipped).
+ */
 export function dedupeKey(ref: SourceRef, raw: string): string {
+  const digest = (): string => createHash('sha1').update(raw).digest('hex');
   switch (ref.source) {
     case 'kafka':
-      return `kafka:${ref.sourceRef}:${ref.partition ?? -1}:${ref.offset ?? ''}`;
+      return `kafka:${ref.sourceRef}:${ref.partition ?? -1}:${ref.offset ?? ''}:${digest()}`;
     case 'http':
       return `http:${ref.sourceRef}:${ref.lineNumber ?? 0}`;
-    case 'file': {
-      const digest = createHash('sha1').update(raw).digest('hex');
-      return `file:${ref.sourceRef}:${ref.lineNumber ?? 0}:${digest}`;
-    }
+    case 'file':
+      return `file:${ref.sourceRef}:${ref.lineNumber ?? 0}:${digest()}`;
   }
 }

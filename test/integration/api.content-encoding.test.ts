@@ -58,6 +58,7 @@ describe('a request body with a Content-Encoding', () => {
     for (const encoding of ['compress', 'zstd', 'gzip, br', 'gzip;q=1']) {
       const res = await post(gzipSync(body), encoding);
       expect(res.status, encoding).toBe(415);
+      expect(res.headers.get('accept-encoding'), encoding).toBe('gzip, deflate, br');
       expect(await res.json()).toMatchObject({ code_id: 'request_validation', message: "The request body's Content-Encoding must be gzip, deflate, br or identity" });
     }
     // Labelled br but sent plain, and gzip cut short: not what the header says.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,8 +58,10 @@ async function consumeInto(
   }
 }
 
-async function produceOnNewBroker(lines: readonly string[]): Promise<Awaited<ReturnType<typeof startMockBroker>>> {
+async function produceOnNewBroker(lines: readonly string[], firstOfPartition0: string): Promise<Awaited<ReturnType<typeof startMockBroker>>> {
   const broker = await startMockBroker(brokerTopics([TOPIC], 2));
+  // Offset 0 of partition 0: a line that is no event, put there by kcat.
+  execFileSync('kcat', ['-P', '-b', broker.bootstrap, '-t', TOPIC, '-p', '0'], { input: `${firstOfPartition0}\n` });
   const producer = createProducer({ brokers: [broker.bootstrap], clientId: 'afford-test', ssl: false }, silentLogger);
   try {
     await produceLines(producer, lines, { topics: [TOPIC] });
@@ -78,7 +81,7 @@ describe('a topic made again from offset 0', () => {
       (await store.read((c) => rowsAs<{ n: number }>(c, `SELECT count(*)::INTEGER AS n FROM transactions WHERE customer_id LIKE '${prefix}%'`)))[0]?.n ?? 0;
     const expectedNew = after.filter((l) => l.includes('"transaction.upserted"')).length;
     try {
-      const first = await produceOnNewBroker(before);
+      const first = await produceOnNewBroker(before, 'not an event, on the first topic');
       const oldEnds = await endOffsets(first.bootstrap, [TOPIC]);
       try {
         await consumeInto(store, first.bootstrap, [], async (positions) => [...oldEnds].every(([k, end]) => positions.get(k) === end));
@@ -88,7 +91,7 @@ describe('a topic made again from offset 0', () => {
       const stored = new Map((await store.read((c) => rowsAs<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"))).map((r) => [r.k, BigInt(r.next_offset)]));
       expect(stored).toEqual(oldEnds);
 
-      const second = await produceOnNewBroker(after);
+      const second = await produceOnNewBroker(after, 'not an event either, on the topic made again');
       try {
         const newEnds = await endOffsets(second.bootstrap, [TOPIC]);
         for (const [k, end] of newEnds) {
@@ -102,6 +105,12 @@ describe('a topic made again from offset 0', () => {
         expect(caughtUpAfter).toBe(true);
         expect(await transactionsOf('cust-new-')).toBe(expectedNew);
         expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums([...before, ...after]));
+        // Each topic's bad message at offset 0 is its own dead letter.
+        const dead = await store.read((c) => rowsAs<{ raw: string; kafka_offset: string }>(c, 'SELECT raw, kafka_offset FROM dead_letters ORDER BY dead_letter_id'));
+        expect(dead).toEqual([
+          { raw: 'not an event, on the first topic', kafka_offset: '0' },
+          { raw: 'not an event either, on the topic made again', kafka_offset: '0' },
+        ]);
         expect(positions).toEqual(newEnds);
         const warned = logged.filter((l) => l.level === 40 && /past the partition's end/.test(l.msg));
         expect(warned.length).toBeGreaterThan(0);
