@@ -80,8 +80,10 @@ export class DeadLetterPublisher {
         [DLQ_HEADERS.partition]: String(partition),
         [DLQ_HEADERS.offset]: message.offset,
       };
-      const value = message.value === null || message.value.length <= this.limits.valueBytes ? message.value : message.value.subarray(0, this.limits.valueBytes);
-      if (value !== message.value) headers[DLQ_HEADERS.valueBytes] = String(message.value?.length);
+      // The value as it was sent (a Schema Registry's prefix included).
+      const sent = message.sent ?? message.value;
+      const value = sent === null || sent.length <= this.limits.valueBytes ? sent : sent.subarray(0, this.limits.valueBytes);
+      if (value !== sent) headers[DLQ_HEADERS.valueBytes] = String(sent?.length);
       const size = (value?.length ?? 0) + (message.key?.length ?? 0) + headerBytes(headers);
       if (bytes > 0 && bytes + size > this.limits.requestBytes) {
         endRequest();

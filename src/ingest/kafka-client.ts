@@ -13,7 +13,8 @@ import kafkajs, {
 import type { Logger } from '../logger.js';
 import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
-import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers } from './kafka-types.js';
+import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers, SourceMessage } from './kafka-types.js';
+import { unframedJson } from './value-framing.js';
 import { gzipCodec, lz4Codec, snappyCodec, zstdCodec } from './kafka-codecs.js';
 
 /**
@@ -112,7 +113,12 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
   const { batch } = payload;
   // kafkajs keeps the requested offset on the batch without declaring it.
   const fetchedOffset = (batch as typeof batch & { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
-  const messages = batch.messages.map((m) => ({ offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers }));
+  const messages = batch.messages.map((m): SourceMessage => {
+    const json = unframedJson(m.value);
+    return json === undefined
+      ? { offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers }
+      : { offset: m.offset, key: m.key, value: json, headers: (m.headers ?? {}) as Headers, sent: m.value as Buffer };
+  });
   // The last record returned, which may be a marker or an aborted message the client kept from the batch.
   const lastRecord = BigInt(batch.lastOffset());
   const lastMessage = messages.at(-1);

@@ -9,8 +9,11 @@ export type Headers = Record<string, HeaderValue>;
 export interface SourceMessage {
   offset: string;
   key: Buffer | null;
+  /** The event's bytes: the value, or the JSON within it (value-framing.ts). */
   value: Buffer | null;
   headers: Headers;
+  /** The value as the producer sent it, when `value` is only the JSON within it: what the DLQ sends back. */
+  sent?: Buffer;
 }
 
 export interface SourceBatch {
