@@ -146,6 +146,8 @@ interface RunState {
   pdfFailed: string[];
   /** Customers deleted after their rows were read: their reports were not stored, and their PDFs go. */
   refused: CustomerRef[];
+  /** Customers whose reports the store could not take: their PDFs of this run are removed. */
+  notStored: CustomerRef[];
   madeFolders: Set<string>;
   stored: number;
   pdfs: number;
@@ -248,6 +250,7 @@ async function storeChunk(ctx: JobContext, state: RunState, log: JobContext['log
       total.refused.push(...saved.refused);
     } catch (err) {
       state.failed.push(customerId);
+      state.notStored.push({ clientId, customerId });
       log.error({ client_id: clientId, customer_id: customerId, err }, 'affordability reports could not be stored for customer; continuing');
     }
   }
@@ -295,6 +298,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     pool: ctx.config.AFFORD_REPORTS_DIR ? sharedPdfPool() : undefined,
     signingKey: ctx.config.AFFORD_REPORTS_DIR ? await reportSigningKey(ctx.store) : undefined,
     failed: [],
+    notStored: [],
     pdfFailed: [],
     refused: [],
     madeFolders: new Set(),
@@ -325,8 +329,9 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     : 0;
   const pdfDir = state.pdfDir;
   if (pdfDir) {
-    // A customer deleted after their rows were read, who still exists (with records newer than the deletion), keeps no PDF either.
-    await Promise.all(state.refused.flatMap((c) => state.ranges.map((r) => rm(pdfPathOf(pdfDir, r.range, c), { force: true }))));
+    // A customer deleted after their rows were read, who still exists (with records newer than the deletion), keeps no PDF
+    // either; nor does one whose reports could not be stored, as a PDF stands for a stored report.
+    await Promise.all([...state.refused, ...state.notStored].flatMap((c) => state.ranges.map((r) => rm(pdfPathOf(pdfDir, r.range, c), { force: true }))));
   }
 
   const result = {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
 import { runJob } from '../../jobs/runner.js';
@@ -24,7 +27,9 @@ describe('a customer whose reports the store cannot take', () => {
       await conn.run("UPDATE transactions SET amount = 6000000000000000.00 WHERE customer_id = 'cust-2'");
       await conn.run("UPDATE monthly_category_totals SET total = 6000000000000000.00 WHERE customer_id = 'cust-2'");
     });
-    const config = loadConfig({}, { AFFORD_DB: ctx.store.path });
+    const reportsDir = mkdtempSync(path.join(tmpdir(), 'afford-store-failure-pdfs-'));
+    cleanups.push(async () => rmSync(reportsDir, { recursive: true, force: true }));
+    const config = loadConfig({}, { AFFORD_DB: ctx.store.path, AFFORD_REPORTS_DIR: reportsDir });
     // Chunks of two: cust-2 shares the first with cust-1; cust-3 and cust-4 come after.
     const job = createAffordabilityReportsJob({ now: () => new Date('2024-07-15T02:00:00Z'), chunkSize: 2 });
     const run = await runJob(job, { store: ctx.store, config, logger: silentLogger }, 'cli');
@@ -34,5 +39,8 @@ describe('a customer whose reports the store cannot take', () => {
     expect(await rows(ctx.store, 'SELECT DISTINCT customer_id FROM affordability_reports ORDER BY 1')).toEqual([
       { customer_id: 'cust-1' }, { customer_id: 'cust-3' }, { customer_id: 'cust-4' },
     ]);
+    // A PDF stands for a stored report: the customer whose reports were not stored has none.
+    const pdfs = readdirSync(reportsDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.pdf')).map((f) => path.basename(f, '.pdf')).sort();
+    expect(pdfs).toEqual(['cust-1', 'cust-3', 'cust-4']);
   });
 });
