@@ -189,6 +189,22 @@ describe('first-party ingestion as a client of the reference API sends it', () =
     expect((await send([{ customer_id: 'ref-unlocked', customer_secret: 'its-own', transactions: [transactionData('u-1')] }], V2)).status).toBe(202);
   });
 
+  it('takes one secret a customer a request, and counts requests sent side by side: neither is a way to try many secrets at once', async () => {
+    expect((await send([{ customer_id: 'ref-many', customer_secret: '4217', transactions: [transactionData('m-1')] }], V2)).status).toBe(202);
+    // A thousand entries of one customer, each with another secret: refused whole, naming the entries, nothing written.
+    const guesses = Array.from({ length: 1000 }, (_, i) => String(4000 + i));
+    const many = await send(guesses.map((g, i) => ({ customer_id: 'ref-many', customer_secret: g, transactions: [transactionData(`m-probe-${i}`)] })), V2);
+    expect(many.status).toBe(400);
+    expect((many.body['errors'] as Record<string, string>)['[1].customer_secret']).toBe('differs from the one given for the same customer in entry [0]: a request gives a customer one secret');
+    expect((await stored('ref-many')).map((r) => r['transaction_id'])).toEqual(['m-1']);
+    // Several entries of one customer with the same secret are one try, and fine.
+    expect((await send([1, 2].map((n) => ({ customer_id: 'ref-many', customer_secret: '4217', transactions: [transactionData(`m-${n + 1}`)] })), V2)).status).toBe(202);
+    // Twelve wrong requests side by side: no more than ten get through before the customer is locked.
+    const side = await Promise.all(Array.from({ length: 12 }, (_, k) => send([{ customer_id: 'ref-many', customer_secret: `g${k}`, transactions: [transactionData(`m-side-${k}`)] }], V2)));
+    expect(side.filter((r) => r.status === 202)).toHaveLength(10);
+    expect(side.filter((r) => r.status === 429)).toHaveLength(2);
+  });
+
   it('names v3 faults by the v3 fields, every one at once, and stores nothing of the request', async () => {
     const res = await send(
       [

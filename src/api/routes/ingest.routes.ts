@@ -98,27 +98,41 @@ function refuseUnsupportedHeaders(headers: Record<string, string | string[] | un
 
 /**
  * An ingestion body's customer_secret is a try of the secret as much as an
- * X-Customer-Secret header is (a wrong one is named in the task): it counts
- * toward the same lockout (secret-attempts.ts), and while a customer is
- * locked, a request bringing a secret for it is refused whole with 429.
+ * X-Customer-Secret header is (a wrong one is named in the task), and counts
+ * toward the same lockout (secret-attempts.ts). A request may name a customer
+ * in several entries, but with one secret: a thousand entries of one
+ * customer with a thousand secrets would be a thousand tries at once, the
+ * right one shown by the task. Each customer's try is counted before the
+ * write, so that requests sent side by side cannot pass the limit, and
+ * cleared when the secret was right; while a customer is locked, a request
+ * bringing a secret for it is refused whole with 429.
  */
-function refuseLocked(clientId: string, body: readonly IngestEntry[], attempts: SecretAttempts): void {
-  for (const entry of body) {
-    if (entry.customer_secret === undefined) continue;
-    const locked = attempts.lockedFor(clientId, entry.customer_id);
-    if (locked > 0) throw apiError('TOO_MANY_ATTEMPTS', { retryAfterSeconds: locked });
-  }
-}
-
-/** Counts the request's wrong secrets, one a customer entry, and clears a customer's count when its secret was right. */
-function countSecretTries(clientId: string, body: readonly IngestEntry[], task: Task, attempts: SecretAttempts): void {
-  const parts = subTasks(task);
+function countSecretTries(clientId: string, body: readonly IngestEntry[], attempts: SecretAttempts): Map<string, number[]> {
+  const tried = new Map<string, { secret: string; entries: number[] }>();
+  const errors: Record<string, string> = {};
   body.forEach((entry, i) => {
     if (entry.customer_secret === undefined) return;
-    const errors = Object.values(parts[i]?.error ?? {});
-    if (errors.some((reason) => reason === SECRET_MISMATCH_REASON)) attempts.failed(clientId, entry.customer_id);
-    else if (errors.length === 0) attempts.succeeded(clientId, entry.customer_id);
+    const seen = tried.get(entry.customer_id);
+    if (!seen) tried.set(entry.customer_id, { secret: entry.customer_secret, entries: [i] });
+    else if (seen.secret === entry.customer_secret) seen.entries.push(i);
+    else errors[`[${i}].customer_secret`] = `differs from the one given for the same customer in entry [${seen.entries[0]}]: a request gives a customer one secret`;
   });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  for (const customerId of tried.keys()) {
+    const locked = attempts.lockedFor(clientId, customerId);
+    if (locked > 0) throw apiError('TOO_MANY_ATTEMPTS', { retryAfterSeconds: locked });
+  }
+  for (const customerId of tried.keys()) attempts.failed(clientId, customerId);
+  return new Map([...tried].map(([customerId, t]) => [customerId, t.entries]));
+}
+
+/** Clears the count of each customer whose secret the request had right (none of its entries refused for it). */
+function clearRightSecrets(clientId: string, tried: ReadonlyMap<string, number[]>, task: Task, attempts: SecretAttempts): void {
+  const parts = subTasks(task);
+  for (const [customerId, entries] of tried) {
+    const wrong = entries.some((i) => Object.values(parts[i]?.error ?? {}).includes(SECRET_MISMATCH_REASON));
+    if (!wrong) attempts.succeeded(clientId, customerId);
+  }
 }
 
 export function ingestRoutes(router: Router, ingestion: IngestionService, attempts: SecretAttempts, foreign?: ForeignCustomers): void {
@@ -144,10 +158,10 @@ export function ingestRoutes(router: Router, ingestion: IngestionService, attemp
       if (overlong.length > 0) {
         throw validationError(Object.fromEntries(overlong.map(([i, j]) => [`[${i}].transactions[${j}]`, `makes an event longer than ${LIMITS.rawBytes} bytes`])));
       }
-      refuseLocked(clientId, body, attempts);
+      const tried = countSecretTries(clientId, body, attempts);
       const contentType = knownSchema(request.headers['content-type']?.split(';')[0]?.trim().toLowerCase());
       const task = await ingestion.submit(clientId, body, { contentType });
-      countSecretTries(clientId, body, task, attempts);
+      clearRightSecrets(clientId, tried, task, attempts);
       // The request has waited for its one transaction, so the status is already final: no wait before reading it.
       return envelope(OP_INGEST_TRANSACTIONS_POST, { task_id: task.taskId, status: task.status }, { task_id: task.taskId, next_url: statusUrl(task.taskId), next_url_delay: 0 });
     },
