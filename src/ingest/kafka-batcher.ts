@@ -68,6 +68,8 @@ export class KafkaBatcher {
   private bytes = 0;
   private generationNo = 0;
   private running: Promise<void> | undefined;
+  /** The transaction being written, settled once it has ended. */
+  private inHand: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private roomWaiters: Array<() => void> = [];
   private closed = false;
@@ -90,6 +92,16 @@ export class KafkaBatcher {
   }
 
   /** True while a chunk of the partition is queued, being written, or failed and waiting to be read again. */
+  /** True while a chunk of the partition is in the transaction being written. */
+  writes(topic: string, partition: number): boolean {
+    return this.writing.some((c) => c.topic === topic && c.partition === partition);
+  }
+
+  /** Resolves once the transaction being written now (if any) has ended and its positions are recorded. */
+  async written(): Promise<void> {
+    await this.inHand;
+  }
+
   holds(topic: string, partition: number): boolean {
     return [...this.queue, ...this.writing].some((c) => c.topic === topic && c.partition === partition);
   }
@@ -206,11 +218,15 @@ export class KafkaBatcher {
       const group = this.take();
       if (group.length === 0) continue;
       this.writing = group;
+      let settle = (): void => undefined;
+      this.inHand = new Promise<void>((resolve) => (settle = resolve));
       try {
         const outcome = await this.writer.write(group);
         const committed = outcome.committed.map((chunk) => ({ chunk, next: nextOffsetOf(chunk) }));
         for (const { chunk, next } of committed) this.positions.set(partitionKey(chunk.topic, chunk.partition), next);
         if (committed.length > 0) this.events.committed(committed);
+        // Its positions are recorded: whoever waits for the transaction in hand reads them now.
+        settle();
         if (outcome.failed.length === 0) {
           this.failures = 0;
           continue;
@@ -218,6 +234,7 @@ export class KafkaBatcher {
         await this.failed(outcome.failed, outcome.error);
       } finally {
         this.writing = [];
+        settle();
       }
     }
   }

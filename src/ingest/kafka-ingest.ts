@@ -278,6 +278,11 @@ export class KafkaIngest {
     const key = partitionKey(topic, partition);
     this.stalls.fetched(key, batch);
     let expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    if (expected !== undefined && BigInt(batch.highWatermark) < expected && this.batcher.writes(topic, partition)) {
+      // The old topic's chunks being written would move the offset back up once they commit: they commit first.
+      await withHeartbeats(control, () => this.batcher.written());
+      expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    }
     if (expected !== undefined && BigInt(batch.highWatermark) < expected) expected = this.resetPastEnd(topic, partition, batch.highWatermark, expected, BigInt(batch.fetchedOffset));
     const generation = this.batcher.generation;
     let messages: readonly SourceMessage[] = batch.messages;
@@ -347,6 +352,11 @@ export class KafkaIngest {
     // A partition of no stored offset is read from 0 (onAssigned): records that begin past 0 lie past a gap, or were
     // fetched before a failed write sent the partition back to 0, and move nothing.
     let expected = this.queuedTo.get(key) ?? this.positions.get(key) ?? 0n;
+    if (BigInt(highWatermark) < expected && this.batcher.writes(topic, partition)) {
+      // As onBatch: the old topic's chunks being written commit first; then this is looked at again.
+      void this.batcher.written().then(() => this.onPassed(topic, partition, first, last, highWatermark));
+      return;
+    }
     if (BigInt(highWatermark) < expected) expected = this.resetPastEnd(topic, partition, highWatermark, expected, from);
     if (from > expected || readTo <= expected) return;
     this.stalls.fetched(key, { topic, partition, fetchedOffset: first, highWatermark, messages: [], readTo: String(readTo) });

@@ -236,3 +236,64 @@ describe('a fetch of markers only that was in flight when a failed write sent th
   });
 });
 
+
+describe('a topic made again while a transaction of the old one is being written', () => {
+  it('keeps the new topic from offset 0: the old transaction commits first, then the partition is reset', async () => {
+    const plain = (i: number, l: string) => ({ offset: String(i), key: Buffer.from('k'), value: Buffer.from(l), headers: {}, isControlRecord: false, batchContext: { producerId: '-1', inTransaction: false } });
+    const old = generated({ customers: 1, months: 1, seed: 3, faults: false, endMonth: '2024-06' }).lines.slice(0, 10);
+    const fresh = generated({ customers: 1, months: 1, seed: 5, faults: false, endMonth: '2024-06' }).lines.slice(0, 4).map((l) => l.replaceAll('"cust-', '"cust-new-'));
+    fake.high = '10';
+    const consumer = new FakeConsumer();
+    fake.consumer = consumer;
+    const store = await Store.open(path.join(dir, 'reset-in-flight.duckdb'), silentLogger);
+    try {
+      const pipeline = buildPipeline(store, silentLogger);
+      const write = pipeline.ingest.bind(pipeline);
+      // The old topic's write is held open until the new topic's first fetch has come.
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started = (): void => undefined;
+      const writing = new Promise<void>((resolve) => (started = resolve));
+      let first = true;
+      pipeline.ingest = (async (...args: Parameters<typeof write>) => {
+        if (first) {
+          first = false;
+          started();
+          await gate;
+        }
+        return write(...args);
+      }) as typeof pipeline.ingest;
+      const ingest = await KafkaIngest.create({
+        pipeline,
+        metrics: new IngestMetrics(),
+        logger: silentLogger,
+        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
+      });
+      ingest.run();
+      await consumer.running;
+      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+      const handOver = (batch: EachBatchPayload['batch']) =>
+        consumer.eachBatch({ batch, resolveOffset: () => undefined, heartbeat: async () => undefined, isRunning: () => true, isStale: () => false } as unknown as EachBatchPayload);
+      await handOver(new Batch(TOPIC, '0', { partition: 0, highWatermark: '10', abortedTransactions: [], messages: old.map((l, i) => plain(i, l)) }));
+      await writing;
+      // Made again: its first fetch, from 0, ends at 4, while offsets 0-9 of the old one are being written.
+      fake.high = '4';
+      const newFetch = handOver(new Batch(TOPIC, '0', { partition: 0, highWatermark: '4', abortedTransactions: [], messages: fresh.map((l, i) => plain(i, l)) }));
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await newFetch;
+      const deadline = Date.now() + 10_000;
+      while (ingest.committedOffsets().get(`${TOPIC}#0`) !== 4n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await ingest.stop();
+      const upsertsOf = (lines: readonly string[]) => lines.filter((l) => l.includes('"transaction.upserted"')).length;
+      const counts = await store.read((c) => rowsAs<{ fresh: boolean; n: number }>(c, "SELECT customer_id LIKE 'cust-new-%' AS fresh, count(*)::INTEGER AS n FROM transactions GROUP BY ALL ORDER BY 1"));
+      expect(counts).toEqual([
+        { fresh: false, n: upsertsOf(old) },
+        { fresh: true, n: upsertsOf(fresh) },
+      ]);
+      expect((await store.read((c) => rowsAs<{ next_offset: string }>(c, 'SELECT next_offset FROM ingest_offsets'))).map((o) => o.next_offset)).toEqual(['4']);
+    } finally {
+      await store.close();
+    }
+  });
+});
