@@ -7,7 +7,7 @@ import type { AffordabilityReport } from '../src/reports/report-model.js';
 import { sharedPdfPool, type PdfRenderer } from '../src/reports/pdf-pool.js';
 import type { PdfInput } from '../src/reports/report-pdf.js';
 import { evidenceOfRaisedFlags } from '../src/reports/report-evidence.js';
-import type { CustomerRef } from '../src/domain/customer-ref.js';
+import { customerKey, type CustomerRef } from '../src/domain/customer-ref.js';
 import { listCustomers, listDeletions, readReportRows, type CustomerReportRows, type KeyedRange } from '../src/reports/report-repository.js';
 import { msFromDb } from '../src/domain/timestamps.js';
 import { withDbThreads } from '../src/db/threads.js';
@@ -150,7 +150,8 @@ interface RunState {
   notStored: CustomerRef[];
   madeFolders: Set<string>;
   stored: number;
-  pdfs: number;
+  /** The customers whose PDF of this run stands (written, and not removed since). */
+  pdfsWritten: Set<string>;
   ms: { query: number; assemble: number; store: number; pdf: number };
 }
 
@@ -279,7 +280,7 @@ async function sendPdfs(state: RunState, log: JobContext['logger'], forPdf: Read
   state.pdfsInFlight = Promise.all(forPdf.map(async ({ input, json }) => {
     try {
       await writePdf(pdfDir, pool, signingKey, state.madeFolders, input, json);
-      state.pdfs++;
+      state.pdfsWritten.add(customerKey(input.report.metadata.client_id, input.report.metadata.customer_id));
     } catch (err) {
       state.pdfFailed.push(input.report.metadata.customer_id);
       log.error({ customer_id: input.report.metadata.customer_id, err }, 'affordability PDF failed for customer; continuing');
@@ -303,7 +304,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     refused: [],
     madeFolders: new Set(),
     stored: 0,
-    pdfs: 0,
+    pdfsWritten: new Set(),
     ms: { query: 0, assemble: 0, store: 0, pdf: 0 },
   };
   const customers = await listCustomers(ctx.store);
@@ -331,7 +332,9 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
   if (pdfDir) {
     // A customer deleted after their rows were read, who still exists (with records newer than the deletion), keeps no PDF
     // either; nor does one whose reports could not be stored, as a PDF stands for a stored report.
-    await Promise.all([...state.refused, ...state.notStored].flatMap((c) => state.ranges.map((r) => rm(pdfPathOf(pdfDir, r.range, c), { force: true }))));
+    const removed = [...state.refused, ...state.notStored];
+    await Promise.all(removed.flatMap((c) => state.ranges.map((r) => rm(pdfPathOf(pdfDir, r.range, c), { force: true }))));
+    for (const c of removed) state.pdfsWritten.delete(customerKey(c.clientId, c.customerId));
   }
 
   const result = {
@@ -341,7 +344,7 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
     failed_customers: state.failed.slice(0, 20),
     reports_stored: state.stored,
     ranges: state.ranges.map((r) => `${r.range.from}..${r.range.to}`),
-    pdfs_written: state.pdfs,
+    pdfs_written: state.pdfsWritten.size,
     pdfs_failed: state.pdfFailed.length,
     pdf_failed_customers: state.pdfFailed.slice(0, 20),
     pdfs_of_deleted_customers_removed: pruned,

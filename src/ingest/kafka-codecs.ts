@@ -3,7 +3,7 @@ import { gzip, unzip } from 'node:zlib';
 import { Decompress as ZstdStream } from 'fzstd';
 import * as lz4 from 'lz4js';
 import * as snappy from 'snappyjs';
-import { largestStatedSize } from './zstd-frames.js';
+import { statedSizes } from './zstd-frames.js';
 
 /**
  * The compressions a Kafka producer may use on its record batches (gzip,
@@ -20,6 +20,9 @@ import { largestStatedSize } from './zstd-frames.js';
 
 /** The most one record batch may expand to: a broker's default limit on a batch is 1 MiB compressed. */
 export const MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
+
+/** The largest ZStandard window taken: the format's usual limit for decoders (zstd's own refuses more unless told). */
+const MAX_ZSTD_WINDOW_BYTES = 128 * 1024 * 1024;
 
 /** What kafkajs calls a codec. */
 export interface KafkaCodec {
@@ -137,8 +140,14 @@ export const zstdCodec: KafkaCodec = {
     throw new Error('afford does not compress with ZStandard');
   },
   decompress: async (buffer) => {
-    // What fzstd would set aside for a frame, before it writes a byte of it.
-    if (largestStatedSize(buffer) > MAX_DECOMPRESSED_BYTES) throw tooLarge('ZStandard');
+    // What fzstd would set aside for a frame before it writes a byte: its stated content, or its window. A window
+    // larger than the bound is what the highest levels use (128 MiB at level 22) and is only set aside as address
+    // space, written no further than the content; up to MAX_ZSTD_WINDOW_BYTES it is taken.
+    const stated = statedSizes(buffer);
+    if (stated.content > MAX_DECOMPRESSED_BYTES) throw tooLarge('ZStandard');
+    if (stated.window > MAX_ZSTD_WINDOW_BYTES) {
+      throw new Error(`a ZStandard-compressed Kafka record batch states a window of ${Math.round(stated.window / 1024 / 1024)} MiB, past the ${MAX_ZSTD_WINDOW_BYTES / 1024 / 1024} MiB afford reads; it is refused`);
+    }
     const parts: Uint8Array[] = [];
     let total = 0;
     const stream = new ZstdStream((chunk) => {

@@ -10,11 +10,17 @@ const ZSTD_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MASK = 0xfffffff0;
 const SKIPPABLE_MAGIC = 0x184d2a50;
 
-/** The largest window or content size any frame of `bytes` states; throws on bytes that are not ZStandard frames. */
-export function largestStatedSize(bytes: Uint8Array): number {
+/** The largest window and the largest content size the frames of `bytes` state (0 where none states one). */
+export interface StatedSizes {
+  window: number;
+  content: number;
+}
+
+/** What the frames of `bytes` state; throws on bytes that are not ZStandard frames. */
+export function statedSizes(bytes: Uint8Array): StatedSizes {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
-  let largest = 0;
+  const largest = { window: 0, content: 0 };
   const need = (n: number): void => {
     if (at + n > bytes.length) throw new Error('a ZStandard frame ends early');
   };
@@ -50,7 +56,9 @@ export function largestStatedSize(bytes: Uint8Array): number {
     else if (contentSizeBytes === 4) content = view.getUint32(at, true);
     else if (contentSizeBytes === 8) content = view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
     at += contentSizeBytes;
-    largest = Math.max(largest, window, content);
+    // A frame of one segment states no window: its content size is its window.
+    largest.window = Math.max(largest.window, singleSegment ? content : window);
+    largest.content = Math.max(largest.content, content);
     // The blocks, to find the next frame: a 3-byte header each (last flag, type, size); an RLE block holds 1 byte.
     for (let last = 0; !last; ) {
       need(3);

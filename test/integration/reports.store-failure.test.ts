@@ -35,7 +35,7 @@ describe('a customer whose reports the store cannot take', () => {
     const run = await runJob(job, { store: ctx.store, config, logger: silentLogger }, 'cli');
 
     expect(run.status).toBe('failed');
-    expect(run.results['reports']).toMatchObject({ customers: 4, succeeded: 3, failed: 1, reports_stored: 9 });
+    expect(run.results['reports']).toMatchObject({ customers: 4, succeeded: 3, failed: 1, reports_stored: 9, pdfs_written: 3 });
     expect(await rows(ctx.store, 'SELECT DISTINCT customer_id FROM affordability_reports ORDER BY 1')).toEqual([
       { customer_id: 'cust-1' }, { customer_id: 'cust-3' }, { customer_id: 'cust-4' },
     ]);

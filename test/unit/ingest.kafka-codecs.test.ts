@@ -9,9 +9,9 @@ import { gzipCodec, lz4Codec, MAX_DECOMPRESSED_BYTES, snappyCodec, zstdCodec } f
 const sample = Buffer.from(Array.from({ length: 2000 }, (_, i) => `{"event_id":"e-${i}","amount":"-${i}.25","description":"CARD PAYMENT TO SHOP ${i % 17}"}`).join('\n'));
 
 /** The zstd command line (Node 20's zlib has no ZStandard); the tests install it. */
-function zstd(input: Buffer): Buffer {
+function zstd(input: Buffer, options: string[] = []): Buffer {
   try {
-    return execFileSync('zstd', ['-q', '-c', '--no-check'], { input, maxBuffer: 1024 * 1024 * 1024 });
+    return execFileSync('zstd', ['-q', '-c', '--no-check', ...options], { input, maxBuffer: 1024 * 1024 * 1024 });
   } catch (err) {
     throw new Error(`this test needs the zstd command (run test/install-tools.sh): ${(err as Error).message}`, { cause: err });
   }
@@ -24,6 +24,8 @@ describe('the Kafka compression codecs', () => {
     expect(await snappyCodec.decompress(await snappyCodec.compress({ buffer: sample }))).toEqual(sample);
     expect(await lz4Codec.decompress(await lz4Codec.compress({ buffer: sample }))).toEqual(sample);
     expect(await zstdCodec.decompress(zstd(sample))).toEqual(sample);
+    // The highest level, streamed (no content size stated): its frame states a window of 128 MiB.
+    expect(await zstdCodec.decompress(zstd(sample, ['--ultra', '-22']))).toEqual(sample);
     // Two frames one after the other, as a stream may hold.
     expect(await zstdCodec.decompress(Buffer.concat([zstd(sample), zstd(sample)]))).toEqual(Buffer.concat([sample, sample]));
   });
@@ -43,6 +45,8 @@ describe('the Kafka compression codecs', () => {
     length.writeUInt32BE(block.length);
     const framed = Buffer.concat([Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1]), length, block, length, block]);
     await expect(snappyCodec.decompress(framed)).rejects.toThrow(refused);
+    // A window past 128 MiB (zstd's --long=30: 1 GiB).
+    await expect(zstdCodec.decompress(zstd(sample, ['--long=30']))).rejects.toThrow('states a window of 1024 MiB, past the 128 MiB afford reads');
     // A ZStandard frame of 17 bytes that states 2,000,000,000 bytes of content (fzstd would set that aside first).
     const claimed = Buffer.alloc(8);
     claimed.writeBigUInt64LE(2_000_000_000n);
