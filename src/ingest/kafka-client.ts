@@ -311,23 +311,25 @@ export function createProducer(connection: KafkaConnection, logger: Logger, opti
   };
 }
 
-/** Reads partition ends through an admin client that connects on first use. */
+/** Reads partition ends and starts through an admin client that connects on first use. */
 export function createOffsetReader(connection: KafkaConnection, logger: Logger): OffsetReader {
   const admin = createKafka(connection, logger).admin({ retry: { ...RETRY, retries: 2 } });
   let connected: Promise<void> | undefined;
+  const offsets = async (topics: readonly string[], which: 'high' | 'low'): Promise<Map<string, bigint>> => {
+    connected ??= admin.connect().catch((err: unknown) => {
+      connected = undefined;
+      throw err;
+    });
+    await connected;
+    const found = new Map<string, bigint>();
+    for (const topic of topics) {
+      for (const p of await admin.fetchTopicOffsets(topic)) found.set(`${topic}#${p.partition}`, BigInt(p[which]));
+    }
+    return found;
+  };
   return {
-    endOffsets: async (topics) => {
-      connected ??= admin.connect().catch((err: unknown) => {
-        connected = undefined;
-        throw err;
-      });
-      await connected;
-      const ends = new Map<string, bigint>();
-      for (const topic of topics) {
-        for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}#${p.partition}`, BigInt(p.high));
-      }
-      return ends;
-    },
+    endOffsets: (topics) => offsets(topics, 'high'),
+    startOffsets: (topics) => offsets(topics, 'low'),
     close: async () => {
       if (connected) await admin.disconnect().catch(() => undefined);
       connected = undefined;

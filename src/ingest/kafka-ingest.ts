@@ -350,7 +350,19 @@ export class KafkaIngest {
     const key = partitionKey(topic, partition);
     const [from, readTo] = [BigInt(first), BigInt(last) + 1n];
     // A partition of no stored offset is read from 0 (onAssigned): records that begin past 0 lie past a gap, or were
-    // fetched before a failed write sent the partition back to 0, and move nothing.
+    // fetched before a failed write sent the partition back to 0, and move nothing; unless the partition's log starts
+    // with them (retention left nothing before), which the brokers are asked.
+    const unread = this.queuedTo.get(key) === undefined && this.positions.get(key) === undefined;
+    if (unread && from > 0n) {
+      void this.offsetReader.startOffsets([topic]).then(
+        (starts) => {
+          const stillUnread = this.queuedTo.get(key) === undefined && this.positions.get(key) === undefined;
+          if (stillUnread && starts.get(key) === from) this.passFrom(topic, partition, key, from, readTo, highWatermark);
+        },
+        (err: unknown) => this.log.debug({ err, topic, partition }, 'could not read where a partition starts; its markers wait for the next fetch'),
+      );
+      return;
+    }
     let expected = this.queuedTo.get(key) ?? this.positions.get(key) ?? 0n;
     if (BigInt(highWatermark) < expected && this.batcher.writes(topic, partition)) {
       // As onBatch: the old topic's chunks being written commit first; then this is looked at again.
@@ -359,7 +371,13 @@ export class KafkaIngest {
     }
     if (BigInt(highWatermark) < expected) expected = this.resetPastEnd(topic, partition, highWatermark, expected, from);
     if (from > expected || readTo <= expected) return;
-    this.stalls.fetched(key, { topic, partition, fetchedOffset: first, highWatermark, messages: [], readTo: String(readTo) });
+    this.passFrom(topic, partition, key, from, readTo, highWatermark);
+  }
+
+  /** Queues the move of the partition's offset past records that hold no event, from `from` to `readTo`. */
+  private passFrom(topic: string, partition: number, key: string, from: bigint, readTo: bigint, highWatermark: string): void {
+    if (this.stopping || !this.assigned.get(topic)?.includes(partition)) return;
+    this.stalls.fetched(key, { topic, partition, fetchedOffset: String(from), highWatermark, messages: [], readTo: String(readTo) });
     this.batcher.add({ topic, partition, messages: [], highWatermark, readTo });
     this.queuedTo.set(key, readTo);
   }

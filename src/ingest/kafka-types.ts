@@ -93,5 +93,7 @@ export interface MessageProducer {
 /** Partition ends (high watermarks), keyed `topic#partition`. */
 export interface OffsetReader {
   endOffsets(topics: readonly string[]): Promise<Map<string, bigint>>;
+  /** Partition starts (log start offsets, what retention left), keyed `topic#partition`. */
+  startOffsets(topics: readonly string[]): Promise<Map<string, bigint>>;
   close(): Promise<void>;
 }

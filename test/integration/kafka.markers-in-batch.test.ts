@@ -40,7 +40,7 @@ class FakeConsumer extends EventEmitter {
   seek(): void {}
 }
 
-const fake = vi.hoisted(() => ({ consumer: undefined as unknown, high: '0' }));
+const fake = vi.hoisted(() => ({ consumer: undefined as unknown, high: '0', low: '0' }));
 
 vi.mock('kafkajs', async (importOriginal) => {
   const real = await importOriginal<typeof import('kafkajs')>();
@@ -55,7 +55,7 @@ vi.mock('kafkajs', async (importOriginal) => {
       return {
         connect: async () => undefined,
         disconnect: async () => undefined,
-        fetchTopicOffsets: async () => [{ partition: 0, offset: fake.high, high: fake.high, low: '0' }],
+        fetchTopicOffsets: async () => [{ partition: 0, offset: fake.high, high: fake.high, low: fake.low }],
       };
     }
   }
@@ -297,3 +297,44 @@ describe('a topic made again while a transaction of the old one is being written
     }
   });
 });
+
+describe('a partition of no stored offset whose log, after retention, holds only an aborted transaction', () => {
+  it('moves its offset past it, as the log starts there, and ingestion counts as caught up', async () => {
+    const lines = generated({ customers: 1, months: 1, seed: 3, faults: false, endMonth: '2024-06' }).lines.slice(0, 2);
+    // Offsets 0-99 are gone; 100-101 are producer 8's aborted messages, 102 its abort marker.
+    const aborted = new Batch(TOPIC, '100', {
+      partition: 0,
+      highWatermark: '103',
+      abortedTransactions: [{ producerId: '8', firstOffset: '100' }],
+      messages: [...lines.map((l, i) => record(100 + i, Buffer.from(l), '8')), record(102, ABORT, '8', true)],
+    });
+    expect(aborted.messages).toHaveLength(0);
+    [fake.high, fake.low] = ['103', '100'];
+    const consumer = new FakeConsumer();
+    fake.consumer = consumer;
+    const store = await Store.open(path.join(dir, 'log-start.duckdb'), silentLogger);
+    try {
+      const ingest = await KafkaIngest.create({
+        pipeline: buildPipeline(store, silentLogger),
+        metrics: new IngestMetrics(),
+        logger: silentLogger,
+        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
+      });
+      const check = await ingest.catchUpProbe()();
+      ingest.run();
+      await consumer.running;
+      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+      expect(await check()).toBe(false);
+      consumer.emit(consumer.events.END_BATCH_PROCESS, endOfBatch(aborted));
+      const deadline = Date.now() + 10_000;
+      while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ingest.committedOffsets().get(`${TOPIC}#0`)).toBe(103n);
+      await ingest.stop();
+      expect(await store.read((c) => rowsAs<{ n: number }>(c, 'SELECT count(*)::INTEGER AS n FROM transactions'))).toEqual([{ n: 0 }]);
+    } finally {
+      [fake.high, fake.low] = ['0', '0'];
+      await store.close();
+    }
+  });
+});
+
