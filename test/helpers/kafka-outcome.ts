@@ -19,6 +19,8 @@ export async function expectExactOutcome(opts: {
   lines: readonly string[];
   ends: ReadonlyMap<string, bigint>;
   expected: GenerateStats['expected'];
+  /** The topics consumed, whose DLQ topics are read; the four default ones unless given. */
+  topics?: readonly string[];
 }): Promise<void> {
   const reference = await referenceSnapshot(opts.dir, opts.lines);
   await withStore(opts.db, async (store) => {
@@ -29,7 +31,7 @@ export async function expectExactOutcome(opts: {
     const offsets = await store.read((c) => rowsAs<{ k: string; next_offset: string }>(c, "SELECT topic || '#' || kafka_partition AS k, next_offset FROM ingest_offsets"));
     expect(new Map(offsets.map((o) => [o.k, BigInt(o.next_offset)]))).toEqual(new Map([...opts.ends].filter(([, end]) => end > 0n)));
     const table = await store.read((c) => rowsAs<{ k: string }>(c, "SELECT source_ref || '#' || kafka_partition || '@' || kafka_offset AS k FROM dead_letters"));
-    const dlq = await readTopics(opts.bootstrap, TOPICS.map((t) => `${t}.dlq`));
+    const dlq = await readTopics(opts.bootstrap, (opts.topics ?? TOPICS).map((t) => `${t}.dlq`));
     const distinct = new Set(dlq.map((m) => `${m.headers[DLQ_HEADERS.topic]}#${m.headers[DLQ_HEADERS.partition]}@${m.headers[DLQ_HEADERS.offset]}`));
     expect([...distinct].sort()).toEqual(table.map((r) => r.k).sort());
   });
