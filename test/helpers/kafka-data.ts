@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -40,11 +41,12 @@ export function writeLines(dir: string, name: string, lines: readonly string[]):
   return file;
 }
 
-/** A single clean `ingestFile` of the same events into a DuckDB file of its own. */
+/** A single clean `ingestFile` of the same events into a DuckDB file of its own (a new one each call: tests of one folder may ask for several). */
 export async function referenceSnapshot(dir: string, lines: readonly string[]): Promise<Snapshot> {
-  const store = await Store.open(path.join(dir, 'reference.duckdb'), silentLogger);
+  const name = `reference-${randomUUID()}`;
+  const store = await Store.open(path.join(dir, `${name}.duckdb`), silentLogger);
   try {
-    await ingestFile(buildPipeline(store, silentLogger), writeLines(dir, 'reference.ndjson', lines), { batchRows: 1000 });
+    await ingestFile(buildPipeline(store, silentLogger), writeLines(dir, `${name}.ndjson`, lines), { batchRows: 1000 });
     return await snapshot(store);
   } finally {
     await store.close();
