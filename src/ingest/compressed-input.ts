@@ -84,6 +84,8 @@ async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   yield* drain();
 }
 
+const asBuffer = (chunk: Buffer | string): Buffer => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+
 /** The input's bytes, decompressed if its first bytes say so. */
 export async function* decompressed(input: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
   const iterator = input[Symbol.asyncIterator]();
@@ -97,7 +99,7 @@ export async function* decompressed(input: AsyncIterable<Buffer | string>): Asyn
       ended = true;
       break;
     }
-    const chunk = typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+    const chunk = asBuffer(step.value);
     lead.push(chunk);
     leadBytes += chunk.length;
   }
@@ -112,7 +114,7 @@ export async function* decompressed(input: AsyncIterable<Buffer | string>): Asyn
             done = true;
             return;
           }
-          yield typeof step.value === 'string' ? Buffer.from(step.value, 'utf8') : step.value;
+          yield asBuffer(step.value);
         }
       } finally {
         // Left early (a failed batch, an abort, a damaged stream): the input is closed, as a loop over it would.

@@ -91,7 +91,6 @@ export class KafkaBatcher {
     return this.generationNo;
   }
 
-  /** True while a chunk of the partition is queued, being written, or failed and waiting to be read again. */
   /** True while a chunk of the partition is in the transaction being written. */
   writes(topic: string, partition: number): boolean {
     return this.writing.some((c) => c.topic === topic && c.partition === partition);
@@ -102,6 +101,7 @@ export class KafkaBatcher {
     await this.inHand;
   }
 
+  /** True while a chunk of the partition is queued, being written, or failed and waiting to be read again. */
   holds(topic: string, partition: number): boolean {
     return [...this.queue, ...this.writing].some((c) => c.topic === topic && c.partition === partition);
   }

@@ -114,10 +114,9 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
   // kafkajs keeps the requested offset on the batch without declaring it.
   const fetchedOffset = (batch as typeof batch & { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
   const messages = batch.messages.map((m): SourceMessage => {
+    // A Schema Registry's framing: the event is the JSON within, and the value as sent is kept for the DLQ.
     const json = unframedJson(m.value);
-    return json === undefined
-      ? { offset: m.offset, key: m.key, value: m.value, headers: (m.headers ?? {}) as Headers }
-      : { offset: m.offset, key: m.key, value: json, headers: (m.headers ?? {}) as Headers, sent: m.value as Buffer };
+    return { offset: m.offset, key: m.key, value: json ?? m.value, headers: (m.headers ?? {}) as Headers, ...(json === undefined ? {} : { sent: m.value as Buffer }) };
   });
   // The last record returned, which may be a marker or an aborted message the client kept from the batch.
   const lastRecord = BigInt(batch.lastOffset());

@@ -10,6 +10,7 @@ import { KafkaBatchWriter, type BatchIngester } from './kafka-writer.js';
 import type { IngestMetrics } from './metrics.js';
 import { ownsPartition } from './shard-assigner.js';
 import { StallCheck } from './kafka-stall-check.js';
+import { catchUpProbe } from './kafka-catch-up.js';
 import { FAST_PATH_MIN_ROWS } from './pipeline.js';
 
 /**
@@ -182,11 +183,6 @@ export class KafkaIngest {
   }
 
   /**
-   * For a refresh (src/tasks/catch-up.ts): notes the end of every partition of
-   * this shard now; the check holds once DuckDB has reached them all. While
-   * the brokers cannot be asked, the check keeps asking and says no.
-   */
-  /**
    * The partition count of the event topics (they all have the same), read
    * from Kafka once: a customer's shard is its partition modulo the shards.
    */
@@ -201,30 +197,17 @@ export class KafkaIngest {
     return this.partitions;
   }
 
+  /** For a refresh: the check that ingestion has reached every partition's end as it is now (kafka-catch-up.ts). */
   catchUpProbe(): () => Promise<() => Promise<boolean>> {
     const { topics, shard } = this.deps.settings;
-    const ownEnds = async (): Promise<Map<string, bigint>> =>
-      new Map([...(await this.offsetReader.endOffsets(topics))].filter(([k]) => ownsPartition(shard, Number(k.slice(k.lastIndexOf('#') + 1)))));
-    return async () => {
-      let ends = await ownEnds().catch((err: unknown) => {
-        this.log.warn({ err }, 'could not read partition ends for a catch-up check; will retry');
-        return undefined;
-      });
-      // A partition whose stored offset is past its end was made again: its offset counts only once it was reset.
-      let stale: Map<string, number> | undefined;
-      const staleOf = (known: ReadonlyMap<string, bigint>): Map<string, number> =>
-        new Map([...known].filter(([k, end]) => (this.positions.get(k) ?? 0n) > end).map(([k]) => [k, this.resets.get(k) ?? 0]));
-      if (ends) stale = staleOf(ends);
-      return async () => {
-        if (!ends) {
-          ends = await ownEnds().catch(() => undefined);
-          if (ends) stale = staleOf(ends);
-        }
-        if (!ends || !stale) return false;
-        const reset = stale;
-        return [...ends].every(([k, end]) => end === 0n || ((this.positions.get(k) ?? 0n) >= end && (this.resets.get(k) ?? 0) > (reset.get(k) ?? -1)));
-      };
-    };
+    return catchUpProbe(
+      {
+        ends: async () => new Map([...(await this.offsetReader.endOffsets(topics))].filter(([k]) => ownsPartition(shard, Number(k.slice(k.lastIndexOf('#') + 1))))),
+        position: (key) => this.positions.get(key),
+        resets: (key) => this.resets.get(key) ?? 0,
+      },
+      this.log,
+    );
   }
 
   async stop(): Promise<void> {
@@ -277,11 +260,11 @@ export class KafkaIngest {
     const { topic, partition } = batch;
     const key = partitionKey(topic, partition);
     this.stalls.fetched(key, batch);
-    let expected = this.queuedTo.get(key) ?? this.positions.get(key);
+    let expected = this.expectedAt(key);
     if (expected !== undefined && BigInt(batch.highWatermark) < expected && this.batcher.writes(topic, partition)) {
       // The old topic's chunks being written would move the offset back up once they commit: they commit first.
       await withHeartbeats(control, () => this.batcher.written());
-      expected = this.queuedTo.get(key) ?? this.positions.get(key);
+      expected = this.expectedAt(key);
     }
     if (expected !== undefined && BigInt(batch.highWatermark) < expected) expected = this.resetPastEnd(topic, partition, batch.highWatermark, expected, BigInt(batch.fetchedOffset));
     const generation = this.batcher.generation;
@@ -323,16 +306,17 @@ export class KafkaIngest {
     }
     if (giveUp()) return;
     const chunks = [...boundedChunks(messages, this.deps.settings.batchRows, this.deps.settings.batchBytes)];
-    // Records the client held back after the last message (a transaction's markers) end the batch's last chunk.
+    // Records the client held back after the last message (a transaction's markers) end the batch's last chunk, or
+    // make one of no messages when every message was queued before.
     const readTo = batch.readTo === undefined ? undefined : BigInt(batch.readTo);
     const queued = messages.length > 0 ? BigInt(last.offset) + 1n : expected;
     const passed = readTo !== undefined && (queued === undefined || readTo > queued) ? readTo : undefined;
+    if (passed !== undefined && chunks.length === 0) chunks.push([]);
     chunks.forEach((chunk, i) => {
       this.batcher.add({ topic, partition, messages: chunk, highWatermark: batch.highWatermark, ...(passed !== undefined && i === chunks.length - 1 ? { readTo: passed } : {}) });
     });
-    if (passed !== undefined && chunks.length === 0) this.batcher.add({ topic, partition, messages: [], highWatermark: batch.highWatermark, readTo: passed });
-    if (passed !== undefined) this.queuedTo.set(key, passed);
-    else if (messages.length > 0) this.queuedTo.set(key, BigInt(last.offset) + 1n);
+    const next = passed ?? (messages.length > 0 ? queued : undefined);
+    if (next !== undefined) this.queuedTo.set(key, next);
     control.markDone(passed === undefined ? last.offset : String(passed - 1n));
   }
 
@@ -352,18 +336,16 @@ export class KafkaIngest {
     // A partition of no stored offset is read from 0 (onAssigned): records that begin past 0 lie past a gap, or were
     // fetched before a failed write sent the partition back to 0, and move nothing; unless the partition's log starts
     // with them (retention left nothing before), which the brokers are asked.
-    const unread = this.queuedTo.get(key) === undefined && this.positions.get(key) === undefined;
-    if (unread && from > 0n) {
+    if (this.expectedAt(key) === undefined && from > 0n) {
       void this.offsetReader.startOffsets([topic]).then(
         (starts) => {
-          const stillUnread = this.queuedTo.get(key) === undefined && this.positions.get(key) === undefined;
-          if (stillUnread && starts.get(key) === from) this.passFrom(topic, partition, key, from, readTo, highWatermark);
+          if (this.expectedAt(key) === undefined && starts.get(key) === from) this.passFrom(topic, partition, key, from, readTo, highWatermark);
         },
         (err: unknown) => this.log.debug({ err, topic, partition }, 'could not read where a partition starts; its markers wait for the next fetch'),
       );
       return;
     }
-    let expected = this.queuedTo.get(key) ?? this.positions.get(key) ?? 0n;
+    let expected = this.expectedAt(key) ?? 0n;
     if (BigInt(highWatermark) < expected && this.batcher.writes(topic, partition)) {
       // As onBatch: the old topic's chunks being written commit first; then this is looked at again.
       void this.batcher.written().then(() => this.onPassed(topic, partition, first, last, highWatermark));
@@ -411,6 +393,11 @@ export class KafkaIngest {
       this.stalls.movedOn(key);
       this.consumer?.seek(topic, partition, String(this.positions.get(key) ?? offset));
     }
+  }
+
+  /** The partition's next offset to queue: the end of what is queued, or DuckDB's position; undefined before either. */
+  private expectedAt(key: string): bigint | undefined {
+    return this.queuedTo.get(key) ?? this.positions.get(key);
   }
 
   /** A transaction's chunks are in DuckDB: their positions are recorded, and their lag commits go to Kafka as one request. */

@@ -120,6 +120,9 @@ export function nextOffsetOf(chunk: PartitionChunk): bigint {
   return afterLast === undefined || chunk.readTo > afterLast ? chunk.readTo : afterLast;
 }
 
+/** Each partition's next offset once the chunks are written, as the store keeps them. */
+const nextOffsets = (chunks: readonly PartitionChunk[]) => chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) }));
+
 /** The offsets a transaction covers, as its log lines give them: `topic#partition` to `first..next`. */
 const offsetsOf = (chunks: readonly PartitionChunk[]): Record<string, string> =>
   Object.fromEntries(chunks.map((c) => [partitionKey(c.topic, c.partition), `${c.messages[0]?.offset ?? nextOffsetOf(c)}..${nextOffsetOf(c)}`]));
@@ -211,7 +214,7 @@ export class KafkaBatchWriter {
     if (items.length === 0) {
       // Offsets only (records that hold no event, such as a transaction's markers): nothing for the pipeline to write,
       // its hooks to hear of, or its metrics to count as a batch.
-      await this.pipeline.store.write((conn) => saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) }))));
+      await this.pipeline.store.write((conn) => saveOffsets(conn, nextOffsets(chunks)));
       this.logger.info({ batch: ++this.batchSeq, offsets: offsetsOf(chunks), rows: 0 }, 'Kafka batch committed');
       return;
     }
@@ -230,7 +233,7 @@ export class KafkaBatchWriter {
     let step = 'writing the rows (or waiting for the store)';
     const hook = async (conn: DuckDBConnection, r: BatchResult): Promise<void> => {
       step = 'saving the offsets';
-      await saveOffsets(conn, chunks.map((c) => ({ topic: c.topic, partition: c.partition, nextOffset: nextOffsetOf(c) })));
+      await saveOffsets(conn, nextOffsets(chunks));
       // The original message of each dead letter, for the DLQ.
       const dead: DeadMessage[] = r.deadLetters.flatMap((d) => {
         const message = messageOf(chunks, d.ref);
