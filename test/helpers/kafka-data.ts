@@ -10,6 +10,7 @@ import { Store } from '../../src/db/store.js';
 import { queryRows } from '../../src/db/rows.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
+import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
 import { silentLogger } from './store.js';
 import { rowsAs } from './rows.js';
 
@@ -39,6 +40,20 @@ export function writeLines(dir: string, name: string, lines: readonly string[]):
   const file = path.join(dir, name);
   writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
   return file;
+}
+
+/** A test consumer's settings: one shard, a megabyte a fetch, short waits; transactions of `batchRows` events. */
+export function testIngestSettings(bootstrap: string, groupId: string, topics: readonly string[], batch: { rows: number; waitMs: number } = { rows: 200, waitMs: 50 }): KafkaIngestSettings {
+  return {
+    connection: { brokers: [bootstrap], clientId: 'afford-test', ssl: false },
+    groupId,
+    topics: [...topics],
+    shard: { index: 0, count: 1 },
+    batchRows: batch.rows,
+    batchBytes: 1024 * 1024,
+    batchWaitMs: batch.waitMs,
+    sessionTimeoutMs: 6000,
+  };
 }
 
 /** A single clean `ingestFile` of the same events into a DuckDB file of its own (a new one each call: tests of one folder may ask for several). */

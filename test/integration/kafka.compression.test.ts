@@ -7,7 +7,7 @@ import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
 import { COMPRESSION, produceRaw, recordBatch } from '../helpers/kafka-raw.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -63,7 +63,7 @@ describe('Kafka ingest of compressed record batches', () => {
         pipeline: buildPipeline(store, silentLogger),
         metrics: new IngestMetrics(),
         logger: silentLogger,
-        settings: { connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false }, groupId: 'compression-test', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 200, batchBytes: 1024 * 1024, batchWaitMs: 50, sessionTimeoutMs: 6000 },
+        settings: testIngestSettings(kafka.broker.bootstrap, 'compression-test', [TOPIC]),
       });
       const check = await ingest.catchUpProbe()();
       ingest.run();

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
-import { generated } from '../helpers/kafka-data.js';
+import type { BatchIngester } from '../../src/ingest/kafka-writer.js';
+import { generated, testIngestSettings } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 
@@ -70,6 +71,27 @@ const Batch = createRequire(import.meta.url)('kafkajs/src/consumer/batch.js') as
   partitionData: { partition: number; highWatermark: string; abortedTransactions: unknown[]; messages: unknown[] },
 ) => EachBatchPayload['batch'];
 
+type Ingest = Awaited<ReturnType<typeof KafkaIngest.create>>;
+
+/** The consumer under test over `pipeline`, not yet running. */
+const createIngest = (pipeline: BatchIngester, metrics = new IngestMetrics()): Promise<Ingest> =>
+  KafkaIngest.create({ pipeline, metrics, logger: silentLogger, settings: testIngestSettings('localhost:9092', 'g', [TOPIC], { rows: 100, waitMs: 20 }) });
+
+/** Runs it, has the group give it partition 0, and returns how to hand it a kafkajs batch (the offsets it resolves go to `resolved`). */
+async function join(consumer: FakeConsumer, ingest: Ingest, resolved: string[] = []): Promise<(batch: EachBatchPayload['batch']) => Promise<void>> {
+  ingest.run();
+  await consumer.running;
+  consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+  return (batch) =>
+    consumer.eachBatch({
+      batch,
+      resolveOffset: (offset: string) => void resolved.push(offset),
+      heartbeat: async () => undefined,
+      isRunning: () => true,
+      isStale: () => false,
+    } as unknown as EachBatchPayload);
+}
+
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-markers-in-batch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -128,25 +150,10 @@ describe('fetched batches with transaction markers and an aborted transaction', 
     const store = await Store.open(path.join(dir, 'markers.duckdb'), silentLogger);
     const metrics = new IngestMetrics();
     try {
-      const ingest = await KafkaIngest.create({
-        pipeline: buildPipeline(store, silentLogger),
-        metrics,
-        logger: silentLogger,
-        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
-      });
+      const ingest = await createIngest(buildPipeline(store, silentLogger), metrics);
       const check = await ingest.catchUpProbe()();
-      ingest.run();
-      await consumer.running;
-      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
       const resolved: string[] = [];
-      const handOver = (batch: EachBatchPayload['batch']) =>
-        consumer.eachBatch({
-          batch,
-          resolveOffset: (offset: string) => void resolved.push(offset),
-          heartbeat: async () => undefined,
-          isRunning: () => true,
-          isStale: () => false,
-        } as unknown as EachBatchPayload);
+      const handOver = await join(consumer, ingest, resolved);
       const position = () => ingest.committedOffsets().get(`${TOPIC}#0`);
       const until = async (offset: bigint) => {
         const deadline = Date.now() + 10_000;
@@ -205,17 +212,8 @@ describe('a fetch of markers only that was in flight when a failed write sent th
         if (failures-- > 0) throw new Error('the store failed once');
         return write(...args);
       }) as typeof pipeline.ingest;
-      const ingest = await KafkaIngest.create({
-        pipeline,
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
-      });
-      ingest.run();
-      await consumer.running;
-      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
-      const handOver = (batch: EachBatchPayload['batch']) =>
-        consumer.eachBatch({ batch, resolveOffset: () => undefined, heartbeat: async () => undefined, isRunning: () => true, isStale: () => false } as unknown as EachBatchPayload);
+      const ingest = await createIngest(pipeline);
+      const handOver = await join(consumer, ingest);
       // Queued, and its write fails: after a pause the queue is dropped and the partition read again from 0.
       await handOver(events);
       await new Promise((r) => setTimeout(r, 900));
@@ -263,17 +261,8 @@ describe('a topic made again while a transaction of the old one is being written
         }
         return write(...args);
       }) as typeof pipeline.ingest;
-      const ingest = await KafkaIngest.create({
-        pipeline,
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
-      });
-      ingest.run();
-      await consumer.running;
-      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
-      const handOver = (batch: EachBatchPayload['batch']) =>
-        consumer.eachBatch({ batch, resolveOffset: () => undefined, heartbeat: async () => undefined, isRunning: () => true, isStale: () => false } as unknown as EachBatchPayload);
+      const ingest = await createIngest(pipeline);
+      const handOver = await join(consumer, ingest);
       await handOver(new Batch(TOPIC, '0', { partition: 0, highWatermark: '10', abortedTransactions: [], messages: old.map((l, i) => plain(i, l)) }));
       await writing;
       // Made again: its first fetch, from 0, ends at 4, while offsets 0-9 of the old one are being written.
@@ -314,16 +303,9 @@ describe('a partition of no stored offset whose log, after retention, holds only
     fake.consumer = consumer;
     const store = await Store.open(path.join(dir, 'log-start.duckdb'), silentLogger);
     try {
-      const ingest = await KafkaIngest.create({
-        pipeline: buildPipeline(store, silentLogger),
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: { connection: { brokers: ['localhost:9092'], clientId: 'afford-test', ssl: false }, groupId: 'g', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 100, batchBytes: 1024 * 1024, batchWaitMs: 20, sessionTimeoutMs: 6000 },
-      });
+      const ingest = await createIngest(buildPipeline(store, silentLogger));
       const check = await ingest.catchUpProbe()();
-      ingest.run();
-      await consumer.running;
-      consumer.emit(consumer.events.GROUP_JOIN, { payload: { memberAssignment: { [TOPIC]: [0] } } });
+      await join(consumer, ingest);
       expect(await check()).toBe(false);
       consumer.emit(consumer.events.END_BATCH_PROCESS, endOfBatch(aborted));
       const deadline = Date.now() + 10_000;

@@ -5,7 +5,7 @@ import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 
@@ -32,7 +32,7 @@ describe('Kafka values in the Schema Registry wire format', () => {
         pipeline: buildPipeline(store, silentLogger),
         metrics: new IngestMetrics(),
         logger: silentLogger,
-        settings: { connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false }, groupId: 'schema-registry-test', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 200, batchBytes: 1024 * 1024, batchWaitMs: 50, sessionTimeoutMs: 6000 },
+        settings: testIngestSettings(kafka.broker.bootstrap, 'schema-registry-test', [TOPIC]),
       });
       try {
         const deadline = Date.now() + 20_000;

@@ -12,7 +12,7 @@ import { produceLines } from '../../src/ingest/kafka-produce.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { startMockBroker } from '../../bench/mock-kafka-broker.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 
@@ -43,7 +43,7 @@ async function consumeInto(
     pipeline: buildPipeline(store, silentLogger),
     metrics: new IngestMetrics(),
     logger,
-    settings: { connection: { brokers: [bootstrap], clientId: 'afford-test', ssl: false }, groupId: 'recreated-test', topics: [TOPIC], shard: { index: 0, count: 1 }, batchRows: 200, batchBytes: 1024 * 1024, batchWaitMs: 50, sessionTimeoutMs: 6000 },
+    settings: testIngestSettings(bootstrap, 'recreated-test', [TOPIC]),
   });
   // As a refresh asked now would: the partitions' ends noted before anything is read.
   const check = await ingest.catchUpProbe()();

@@ -8,7 +8,7 @@ import { produceLines } from '../../src/ingest/kafka-produce.js';
 import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
 import { markerBatch, produceRaw } from '../helpers/kafka-raw.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -45,16 +45,7 @@ async function consume(store: Store, logged: LogLine[], until: (ingest: KafkaIng
     metrics: new IngestMetrics(),
     logger,
     stallCheckMs: 250,
-    settings: {
-      connection: { brokers: [kafka.broker.bootstrap], clientId: 'afford-test', ssl: false },
-      groupId: 'transactional-test',
-      topics: [TOPIC],
-      shard: { index: 0, count: 1 },
-      batchRows: 100,
-      batchBytes: 1024 * 1024,
-      batchWaitMs: 50,
-      sessionTimeoutMs: 6000,
-    },
+    settings: testIngestSettings(kafka.broker.bootstrap, 'transactional-test', [TOPIC], { rows: 100, waitMs: 50 }),
   });
   // As a refresh does: the ends noted first, then checked until ingestion has reached them.
   const check = await ingest.catchUpProbe()();
