@@ -15,7 +15,8 @@ import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settin
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
 import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers, SourceMessage } from './kafka-types.js';
 import { unframedJson } from './value-framing.js';
-import { gzipCodec, lz4Codec, snappyCodec, zstdCodec } from './kafka-codecs.js';
+import { gzipCodec, lz4Codec, readingBatches, snappyCodec, zstdCodec } from './kafka-codecs.js';
+import { refusedBatchOf } from './kafka-refused-batch.js';
 
 /**
  * The only file that knows kafkajs: it implements kafka-types.ts, so a change
@@ -26,10 +27,11 @@ import { gzipCodec, lz4Codec, snappyCodec, zstdCodec } from './kafka-codecs.js';
 // table is global to the process, and this is the only place that fills it.
 // (From the module's default export: Node finds no named export of these in kafkajs's CommonJS.)
 const { CompressionCodecs, CompressionTypes } = kafkajs;
-CompressionCodecs[CompressionTypes.GZIP] = () => gzipCodec;
-CompressionCodecs[CompressionTypes.Snappy] = () => snappyCodec;
-CompressionCodecs[CompressionTypes.LZ4] = () => lz4Codec;
-CompressionCodecs[CompressionTypes.ZSTD] = () => zstdCodec;
+const codecs = { gzip: readingBatches(gzipCodec, 'gzip'), snappy: readingBatches(snappyCodec, 'Snappy'), lz4: readingBatches(lz4Codec, 'LZ4'), zstd: readingBatches(zstdCodec, 'ZStandard') };
+CompressionCodecs[CompressionTypes.GZIP] = () => codecs.gzip;
+CompressionCodecs[CompressionTypes.Snappy] = () => codecs.snappy;
+CompressionCodecs[CompressionTypes.LZ4] = () => codecs.lz4;
+CompressionCodecs[CompressionTypes.ZSTD] = () => codecs.zstd;
 
 const RETRY = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 8 };
 const MAX_RELAUNCH_DELAY_MS = 30_000;
@@ -113,11 +115,18 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
   const { batch } = payload;
   // kafkajs keeps the requested offset on the batch without declaring it.
   const fetchedOffset = (batch as typeof batch & { fetchedOffset?: string }).fetchedOffset ?? batch.firstOffset() ?? '0';
-  const messages = batch.messages.map((m): SourceMessage => {
+  const messages: SourceMessage[] = [];
+  for (const m of batch.messages) {
+    const refused = refusedBatchOf(m.value);
+    if (refused !== undefined) {
+      // A batch refused by its codec: its last stand-in is its dead letter; the others are nothing.
+      if (m.offset === refused.lastOffset) messages.push({ offset: m.offset, key: null, value: null, headers: {}, refused: refused.reason });
+      continue;
+    }
     // A Schema Registry's framing: the event is the JSON within, and the value as sent is kept for the DLQ.
     const json = unframedJson(m.value);
-    return { offset: m.offset, key: m.key, value: json ?? m.value, headers: (m.headers ?? {}) as Headers, ...(json === undefined ? {} : { sent: m.value as Buffer }) };
-  });
+    messages.push({ offset: m.offset, key: m.key, value: json ?? m.value, headers: (m.headers ?? {}) as Headers, ...(json === undefined ? {} : { sent: m.value as Buffer }) });
+  }
   // The last record returned, which may be a marker or an aborted message the client kept from the batch.
   const lastRecord = BigInt(batch.lastOffset());
   const lastMessage = messages.at(-1);

@@ -4,6 +4,7 @@ import { Decompress as ZstdStream } from 'fzstd';
 import * as lz4 from 'lz4js';
 import * as snappy from 'snappyjs';
 import { statedSizes } from './zstd-frames.js';
+import { standInRecords } from './kafka-refused-batch.js';
 
 /**
  * The compressions a Kafka producer may use on its record batches (gzip,
@@ -16,6 +17,11 @@ import { statedSizes } from './zstd-frames.js';
  *
  * afford's own producers (the DLQ, `afford produce`) compress nothing, but a
  * codec must also compress; ZStandard's cannot (its library only reads).
+ *
+ * What the client is given (readingBatches) does not throw for a batch it
+ * refuses or cannot decompress: it gives stand-in records in its place,
+ * which the consumer turns into a dead letter (kafka-refused-batch.ts), so
+ * that one bad batch does not stop the fetch of every partition with it.
  */
 
 /** The most one record batch may expand to: a broker's default limit on a batch is 1 MiB compressed. */
@@ -159,3 +165,22 @@ export const zstdCodec: KafkaCodec = {
     return Buffer.concat(parts, total);
   },
 };
+
+/** The compression attribute of each codec, as a record batch's header gives it. */
+const ATTRIBUTE = { gzip: 1, Snappy: 2, LZ4: 3, ZStandard: 4 } as const;
+
+/** `codec` as the client is given it: a batch it refuses, or cannot decompress, becomes stand-in records (kafka-refused-batch.ts). */
+export function readingBatches(codec: KafkaCodec, name: keyof typeof ATTRIBUTE): KafkaCodec {
+  return {
+    compress: (encoder) => codec.compress(encoder),
+    decompress: async (buffer) => {
+      try {
+        return await codec.decompress(buffer);
+      } catch (err) {
+        const records = standInRecords(buffer, { name, attribute: ATTRIBUTE[name] }, (err as Error).message ?? String(err));
+        if (records === undefined) throw err;
+        return records;
+      }
+    },
+  };
+}

@@ -14,6 +14,8 @@ export interface SourceMessage {
   headers: Headers;
   /** The value as the producer sent it, when `value` is only the JSON within it: what the DLQ sends back. */
   sent?: Buffer;
+  /** Why this is a dead letter before it is read: it stands for a record batch its codec refused (kafka-refused-batch.ts). */
+  refused?: string;
 }
 
 export interface SourceBatch {

@@ -75,6 +75,7 @@ class KafkaItem implements RawItem {
 
   private decode(): string {
     const m = this.message;
+    if (m.refused !== undefined) this.refusal = m.refused;
     if (m.value === null) return (this.text = '');
     const text = strictText(m.value);
     if (text === null) this.refusal = 'the message is not valid UTF-8';
