@@ -91,16 +91,25 @@ classes AS (
 texts AS (
     SELECT description, counterparty_name,
            ' ' || CASE WHEN fc IS NULL OR fc = '' THEN fd WHEN fd = '' THEN fc ELSE fd || ' ' || fc END || ' ' AS words,
-           coalesce(nullif(coalesce(fc, fd), ''), 'unknown') AS norm
+           coalesce(nullif(coalesce(k[2], k[1]), ''), 'unknown') AS norm
     FROM (
-        SELECT description, counterparty_name, n[1] AS fd, n[2] AS fc
+        -- The group key leaves out the names of months (SALARY JAN, RENT MARCH), which a payer or bank may put in every
+        -- payment's text: they split one salary into a stream a month, none of them regular. A text of month names
+        -- alone keeps them.
+        SELECT description, counterparty_name, fd, fc,
+               list_transform([fd, fc], x -> coalesce(nullif(trim(regexp_replace(regexp_replace(x,
+                   '\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b',
+                   ' ', 'g'), ' +', ' ', 'g')), ''), x)) AS k
         FROM (
-            SELECT description, counterparty_name,
-                   list_transform([description, nullif(counterparty_name, '')], x -> trim(regexp_replace(
-                       CASE WHEN regexp_matches(x, '[^\p{Latin}\p{Greek}\p{Cyrillic}\p{Common}\p{Inherited}]') THEN nfc_normalize(lower(x))
-                            ELSE strip_accents(lower(x)) END,
-                       '[^\p{L}\p{M}]+', ' ', 'g'))) AS n
-            FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+            SELECT description, counterparty_name, n[1] AS fd, n[2] AS fc
+            FROM (
+                SELECT description, counterparty_name,
+                       list_transform([description, nullif(counterparty_name, '')], x -> trim(regexp_replace(
+                           CASE WHEN regexp_matches(x, '[^\p{Latin}\p{Greek}\p{Cyrillic}\p{Common}\p{Inherited}]') THEN nfc_normalize(lower(x))
+                                ELSE strip_accents(lower(x)) END,
+                           '[^\p{L}\p{M}]+', ' ', 'g'))) AS n
+                FROM (SELECT DISTINCT description, counterparty_name FROM classes)
+            )
         )
     )
 ),
