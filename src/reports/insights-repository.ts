@@ -125,11 +125,17 @@ export function readInsightRows(store: Store, scope: InsightScope): Promise<Map<
   return readSnapshot(store, (conn) => readInsightRowsOn(conn, scope));
 }
 
-/** The ids of a customer's transactions that carry any of `keys`, over all their months: what a link's `insight=` selects. */
-export async function insightTransactionIds(conn: DuckDBConnection, customer: CustomerRef, keys: readonly string[]): Promise<string[]> {
+/**
+ * The ids of a customer's transactions that carry any of `keys`, over all
+ * their months: what a link's `insight=` selects. Classified over the
+ * accounts the link names, as its figure was: a payment to the customer's own
+ * credit card is spending only when the card's account is not among them.
+ */
+export async function insightTransactionIds(conn: DuckDBConnection, customer: CustomerRef, keys: readonly string[], accountIds?: readonly string[]): Promise<string[]> {
   await classifyTransactions(conn, {
     customers: [customer],
     ranges: [{ key: 'all', range: { from: '1970-01', to: '2100-12' } }],
+    ...(accountIds?.length ? { accountIds } : {}),
     currency: null,
   });
   const rows = await queryFile<{ transaction_id: string }>(conn, 'queries/insights/members', { keys: JSON.stringify(keys) }, { transaction_id: 'text' });

@@ -17,6 +17,8 @@
 --           expenditure (debits outside the transfers bucket), fixed and commitment:<kind>:<norm>, or flexible
 --           gambling, high_cost_credit, new_borrowing, returned_direct_debit, unpaid_fee, cash_withdrawal (the signal rules)
 --           overdrawn (its running balance is below zero; credit card accounts' balances are owed, never overdrawn)
+--           A payment to one of the customer's own credit card accounts (see paid_to_card) is no expenditure, and a
+--           credit onto one is no new borrowing.
 --
 -- $customers            JSON [{client_id, customer_id}]
 -- $ranges               JSON [{range_key, month_from, month_to}], months as first days
@@ -60,8 +62,9 @@ subjects AS (
     GROUP BY s.client_id, s.customer_id
 ),
 base AS (
-    SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month,
+    SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month, t.currency,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
+           coalesce(list_contains(s.cards, t.account_id), false) AS on_card, s.cards,
            CASE WHEN NOT coalesce(list_contains(s.cards, t.account_id), false) THEN t.running_balance END AS running_balance
     FROM transactions t
     JOIN subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
@@ -183,10 +186,37 @@ class_keys AS (
                signal_keys
            ) AS keys
     FROM classified
+),
+-- A payment to a credit card (its commitment kind) that one of the customer's credit card accounts shows arriving
+-- (a credit of the same amount and currency, from a day before to five days after, of whatever month) is money moved
+-- between the customer's own accounts: the card's spending counts where it happened, on the card, and this payment
+-- counted it a second time, as spending and a commitment. With the card's account left out of the accounts asked
+-- for, the payment is all that shows of its spending, and counts. And a credit onto a card account pays it off: it is
+-- no new borrowing, whatever its category.
+paid_to_card AS (
+    SELECT DISTINCT b.client_id, b.customer_id, b.transaction_id
+    FROM base b
+    JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
+     AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
+    JOIN transactions c ON c.client_id = b.client_id AND c.customer_id = b.customer_id AND list_contains(b.cards, c.account_id)
+     AND c.credit_debit_indicator = 'credit' AND c.status <> 'declined' AND c.amount = b.amount AND c.currency = b.currency
+     AND c.date_time BETWEEN b.date_time - INTERVAL 1 DAY AND b.date_time + INTERVAL 5 DAY
+     -- Only a card whose spending is counted: with accounts asked for, one of them.
+     AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), c.account_id))
+    WHERE k.kind = 'credit_card' AND NOT b.on_card
+),
+tx_keys AS (
+    SELECT b.*, k.norm, k.source, p.transaction_id IS NOT NULL AS to_own_card,
+           CASE WHEN p.transaction_id IS NULL THEN k.kind END AS kind,
+           CASE WHEN p.transaction_id IS NOT NULL THEN list_filter(k.keys, x -> x NOT IN ('expenditure', 'fixed') AND NOT starts_with(x, 'commitment:'))
+                WHEN b.on_card AND b.direction = 'credit' THEN list_filter(k.keys, x -> x <> 'new_borrowing')
+                ELSE k.keys END AS keys
+    FROM base b
+    JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
+     AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
+    LEFT JOIN paid_to_card p ON p.client_id = b.client_id AND p.customer_id = b.customer_id AND p.transaction_id = b.transaction_id
 )
-SELECT b.client_id, b.customer_id, b.transaction_id, b.account_id, b.date_time, b.date_time::DATE AS day, b.month, b.amount, b.direction,
-       b.description, b.running_balance, k.norm, k.source, k.kind,
-       CASE WHEN b.running_balance < 0 THEN list_append(k.keys, 'overdrawn') ELSE k.keys END AS keys
-FROM base b
-JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
- AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2;
+SELECT client_id, customer_id, transaction_id, account_id, date_time, date_time::DATE AS day, month, amount, direction,
+       description, running_balance, norm, source, kind,
+       CASE WHEN running_balance < 0 THEN list_append(keys, 'overdrawn') ELSE keys END AS keys
+FROM tx_keys;

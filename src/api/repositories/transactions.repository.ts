@@ -91,7 +91,7 @@ export class TransactionsRepository {
   async listPage(f: TransactionFilter): Promise<TransactionRow[]> {
     return readSnapshot(this.store, async (conn) => {
       // Classified in the same snapshot as the page is read, by the rules the insights use.
-      const members = f.insights?.length ? await insightTransactionIds(conn, f, f.insights) : undefined;
+      const members = f.insights?.length ? await insightTransactionIds(conn, f, f.insights, f.accountIds) : undefined;
       if (members?.length === 0) return [];
       return queryFile<TransactionRow>(conn, 'queries/api/list-transactions', {
         client_id: f.clientId,

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
+import { subtract } from '../../src/domain/money.js';
+import type { InsightsData } from '../../src/reports/insights-model.js';
+import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+
+/**
+ * A customer who connected a current account and a credit card, by hand,
+ * over January to June 2025. The card's spending (300.00 a month, on the
+ * card) is paid off from the current account (BARCLAYCARD, 300.00 on the
+ * 26th, categorised as a credit card payment), and the card's account shows
+ * each payment arriving two days later (PAYMENT RECEIVED, categorised as
+ * credit card borrowing); June's, paid on the 29th, arrives on 1 July,
+ * after the range. A
+ * second card that is not connected (AMEX, 100.00 a month) is paid too.
+ * Salary 2,000.00 a month.
+ *
+ * Counting the payments to the connected card as spending counted its
+ * spending twice (700.00 a month, not 400.00), made them a commitment, and
+ * its PAYMENT RECEIVED credits new borrowing.
+ */
+const CLIENT = 'client-card';
+const CUSTOMER = 'cust-card';
+const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
+const gbp = (value: string) => ({ value, currency: 'GBP' });
+
+let n = 0;
+const tx = (account: string, description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
+  event_id: `ev-card-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
+  data: {
+    transaction_id: `tx-card-${n}`, account_id: account, provider: 'Monzo', description, credit_debit_indicator: direction,
+    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
+    enrichments: { categories: { l1: { slug: l1, confidence: '0.99' }, l2: { slug: l2, confidence: '0.99' } } }, tags: [],
+  },
+});
+const account = (id: string, type: string) => ({
+  event_id: `ev-card-acc-${id}`, type: 'account.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
+  data: { account_id: id, currency: 'GBP', holder: { name: 'Sam Reed', relationship: 'account_holder' }, account_name: id, account_type: type, usage_type: 'personal', provider: 'Monzo', identifiers: {}, balances: [] },
+});
+const MONTHS = [1, 2, 3, 4, 5, 6];
+const on = (month: number, day: number) => `2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+
+describe("payments to the customer's own credit card", () => {
+  let api: ApiHarness;
+  let headers: Record<string, string>;
+  let data: InsightsData;
+
+  beforeAll(async () => {
+    api = await startApi();
+    headers = authHeaders((await api.token(await api.createClient(CLIENT))).access_token, CLIENT, CUSTOMER);
+    const events = [
+      account('acc-cur', 'current'),
+      account('acc-card', 'credit_card'),
+      ...MONTHS.flatMap((m) => [
+        tx('acc-cur', 'ACME LTD SALARY', on(m, 25), '2000.00', 'credit', 'income', 'salary'),
+        tx('acc-card', 'TESCO STORES', on(m, 10), '300.00', 'debit', 'shopping', 'other_shopping'),
+        tx('acc-cur', 'BARCLAYCARD', m === 6 ? on(6, 29) : on(m, 26), '300.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
+        tx('acc-card', 'PAYMENT RECEIVED THANK YOU', m === 6 ? '2025-07-01' : on(m, 28), '300.00', 'credit', 'borrowing_and_loans', 'credit_cards'),
+        tx('acc-cur', 'AMEX', on(m, 15), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
+      ]),
+    ];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'card', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+    const res = await api.call('GET', PATH, { headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    data = expectSchema(insightsResponse, res.body).data as InsightsData;
+  });
+  afterAll(async () => api.close());
+
+  it('counts the card spending once, where it happened: 300.00 on the card and 100.00 to the other card, 400.00 a month', () => {
+    expect(data.expenditure.total.overall_total).toEqual(gbp('2400.00'));
+    expect(data.expenditure.total.monthly_totals.map((m) => [m.month, m.amount.value, m.transaction_count])).toEqual(MONTHS.map((m) => [`2025-0${m}`, '400.00', 2]));
+    // 2,000.00 - 400.00 a month.
+    expect(data.disposable_income.monthly_totals.map((m) => m.amount.value)).toEqual(MONTHS.map(() => '1600.00'));
+  });
+
+  it('keeps as a commitment only the card that is not connected', () => {
+    expect(data.expenditure.commitments.map((c) => [c.kind, c.name, c.frequency, c.predicted_monthly.value, c.total.overall_total.value])).toEqual([
+      ['credit_card', 'AMEX', 'monthly', '100.00', '600.00'],
+    ]);
+    expect(data.expenditure.fixed.predicted_monthly).toEqual(gbp('100.00'));
+  });
+
+  it('takes no payment onto the card for new borrowing', () => {
+    const borrowing = data.risk_signals.find((s) => s.name === 'new_borrowing');
+    expect([borrowing?.value, borrowing?.transaction_count, borrowing?.flagged]).toEqual(['0', 0, false]);
+    expect(data.flags).not.toContain('new_borrowing');
+  });
+
+  it('links spending to exactly the card spending and the other card, and disposable income to its two links', async () => {
+    expect(await followLink(api, data.expenditure.total._links.transactions, headers)).toEqual({ total: '2400.00', count: 12 });
+    for (const m of data.disposable_income.monthly_totals) {
+      const income = await followLink(api, m._links.income, headers);
+      const spending = await followLink(api, m._links.expenditure, headers);
+      expect(subtract(income.total, spending.total)).toBe(m.amount.value);
+    }
+  });
+
+  it('counts the payments to the card as before when the card is not among the accounts asked for: all that shows of its spending', async () => {
+    const res = await api.call('GET', `${PATH}&account_id=acc-cur`, { headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const current = expectSchema(insightsResponse, res.body).data as InsightsData;
+    // 300.00 to Barclaycard and 100.00 to Amex a month.
+    expect(current.expenditure.total.overall_total).toEqual(gbp('2400.00'));
+    expect(current.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['BARCLAYCARD', '300.00'], ['AMEX', '100.00']]);
+    expect(await followLink(api, current.expenditure.total._links.transactions, headers)).toEqual({ total: '2400.00', count: 12 });
+  });
+});
