@@ -1,10 +1,14 @@
 -- Days in overdraft and the deepest balance, per customer and range.
 -- A day is in overdraft when an account's balance at the end of it was below
 -- zero: the running balance after the day's last transaction, held until the
--- account's next transaction day (or the range's end); a day before the
--- range's first transaction day is not known, so not counted. Accounts whose
--- transactions carry no running balance add nothing. The deepest balance is
--- the lowest of every running balance in the range and of every balance
+-- account's next transaction day (or the range's end). A range begins with
+-- the account's last running balance before it (of whatever month), held
+-- until its first transaction day in the range: an account overdrawn from
+-- December into January is overdrawn on the days of January before its first
+-- transaction there; with no transaction before the range, those days are
+-- not known, so not counted. Accounts whose transactions carry no running
+-- balance add nothing. The deepest balance is the lowest of every running
+-- balance in the range, of each range's opening balance, and of every balance
 -- reported for the customer's accounts dated in the range (a debit balance
 -- is negative); NULL when none is known. Credit card accounts are left out:
 -- their balance is money owed, not an overdraft.
@@ -17,8 +21,31 @@ WITH eod AS (
     WHERE running_balance IS NOT NULL
     GROUP BY ALL
 ),
+-- Each account's balance as each range begins: its last running balance before the range, from the same
+-- transactions insight_tx takes (not declined, in the currency, of the accounts asked for, no credit card's).
+opening AS (
+    SELECT t.client_id, t.customer_id, t.account_id, r.range_key, r.month_from AS day,
+           max_by(t.running_balance, (t.date_time, t.transaction_id)) AS balance
+    FROM transactions t
+    JOIN insight_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
+    JOIN insight_ranges r ON t.date_time < r.month_from
+    LEFT JOIN accounts a ON a.client_id = t.client_id AND a.customer_id = t.customer_id AND a.account_id = t.account_id
+    WHERE t.running_balance IS NOT NULL AND t.status <> 'declined'
+      AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
+      AND coalesce(a.account_type, '') <> 'credit_card'
+      AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
+    GROUP BY ALL
+),
+-- The opening balances held on a range's first day, where the account has no transaction that day.
+days AS (
+    SELECT client_id, customer_id, account_id, day, balance FROM eod
+    UNION
+    SELECT o.client_id, o.customer_id, o.account_id, o.day, o.balance
+    FROM opening o
+    ANTI JOIN eod e ON e.client_id = o.client_id AND e.customer_id = o.customer_id AND e.account_id = o.account_id AND e.day = o.day
+),
 spans AS (
-    SELECT *, lead(day) OVER (PARTITION BY client_id, customer_id, account_id ORDER BY day) AS next_day FROM eod
+    SELECT *, lead(day) OVER (PARTITION BY client_id, customer_id, account_id ORDER BY day) AS next_day FROM days
 ),
 overdrawn_days AS (
     SELECT s.client_id, s.customer_id, r.range_key,
@@ -33,6 +60,8 @@ lows AS (
     SELECT tx.client_id, tx.customer_id, r.range_key, tx.running_balance AS balance
     FROM insight_tx tx JOIN insight_ranges r ON tx.month BETWEEN r.month_from AND r.month_to
     WHERE tx.running_balance IS NOT NULL
+    UNION ALL
+    SELECT client_id, customer_id, range_key, balance FROM opening
     UNION ALL
     SELECT b.client_id, b.customer_id, r.range_key, CASE WHEN b.credit_debit_indicator = 'debit' THEN -b.amount ELSE b.amount END
     FROM balances b
