@@ -49,6 +49,12 @@ const rulesSchema = z.object({
     })),
     min_share_in_band: decimal,
     min_occurrences: z.number().int().min(2),
+    /**
+     * The fewest payments of a regular commitment: fewer than a stream's, as a
+     * commitment that began late in the range (a new loan, a new tenancy)
+     * taken as irregular was averaged over every month and understated.
+     */
+    commitment_min_occurrences: z.number().int().min(2),
     verified_min_months: z.number().int().min(1),
     /** Days past its next expected date, at the end of the range, after which a regular stream has ended. */
     ended_after_days: z.number().int().min(0),
@@ -103,5 +109,6 @@ export function regularityParams(rules: InsightRules = insightRules()): Record<s
     bands: JSON.stringify(rules.regularity.bands.map((b, priority) => ({ ...b, priority }))),
     min_share: rules.regularity.min_share_in_band,
     min_occurrences: rules.regularity.min_occurrences,
+    commitment_min_occurrences: rules.regularity.commitment_min_occurrences,
   };
 }

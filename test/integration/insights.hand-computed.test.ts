@@ -56,8 +56,9 @@ describe('insights of a hand-computed customer', () => {
       ['rent', 'RENT HOMES LTD', 'monthly', '900.00', '2700.00'],
       ['credit_card', 'BARCLAYCARD', 'monthly', '200.00', '600.00'],
       ['council_tax', 'LBH COUNCIL TAX', 'monthly', '150.00', '450.00'],
+      // Repaid from February, a month after the loan was taken: two payments a month apart are monthly for a commitment.
+      ['loan', 'ZOPA LOAN', 'monthly', '95.00', '190.00'],
       ['utilities', 'OCTOPUS ENERGY', 'monthly', '90.00', '270.00'],
-      ['loan', 'ZOPA LOAN', 'irregular', '63.33', '190.00'],
       ['insurance', 'ADMIRAL INSURANCE', 'monthly', '45.00', '135.00'],
       ['bnpl', 'KLARNA*ASOS', 'monthly', '40.00', '120.00'],
       ['subscription', 'NETFLIX.COM', 'monthly', '10.99', '32.97'],
@@ -66,7 +67,8 @@ describe('insights of a hand-computed customer', () => {
     expect(data.expenditure.total.overall_total).toEqual(gbp('7867.97'));
     expect(data.expenditure.total.transaction_count).toBe(40);
     expect(data.expenditure.fixed.total.overall_total).toEqual(gbp('4527.97'));
-    expect(data.expenditure.fixed.predicted_monthly).toEqual(gbp('1509.32'));
+    // 900.00 + 200.00 + 150.00 + 90.00 + 95.00 + 45.00 + 40.00 + 10.99 + 10.00.
+    expect(data.expenditure.fixed.predicted_monthly).toEqual(gbp('1540.99'));
     expect(data.expenditure.flexible.total.overall_total).toEqual(gbp('3340.00'));
     // Flexible months 650.00, 785.00, 1905.00: the median month.
     expect(data.expenditure.flexible.predicted_monthly).toEqual(gbp('785.00'));
@@ -150,7 +152,7 @@ describe('insights of a hand-computed customer', () => {
     // Less essential spending (1635.00, 1770.00, 1750.00; median month 1750.00).
     expect(expenditure.essential.predicted_monthly.value).toBe('1750.00');
     expect(shape(income.net_discretionary)).toEqual(['2700.50', '728.50', ['765.00', '765.50', '1170.00']]);
-    expect(shape(expenditure.fixed)).toEqual(['4527.97', '1509.32', ['1435.99', '1560.99', '1530.99']]);
+    expect(shape(expenditure.fixed)).toEqual(['4527.97', '1540.99', ['1435.99', '1560.99', '1530.99']]);
     expect(shape(expenditure.flexible)).toEqual(['3340.00', '785.00', ['650.00', '785.00', '1905.00']]);
     expect(expenditure.flexible.predicted_monthly_range).toEqual({ low: gbp('650.00'), high: gbp('1905.00'), average: gbp('1113.33') });
     expect(income.total.predicted_monthly).toEqual(gbp('2835.50'));

@@ -57,7 +57,7 @@ describe('the nightly insights', () => {
       deficit: false,
       deficit_months: ['2024-03'],
       verified_income_monthly: '2733.33',
-      fixed_monthly: '1509.32',
+      fixed_monthly: '1540.99',
     });
     // What the job stored is what the API computes for the same range, in the report and beside it.
     const live = await buildInsights(ctx.store, { clientId: 'client-i', customerId: 'cust-ins-1', range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
+import type { InsightsData } from '../../src/reports/insights-model.js';
+import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+
+/**
+ * A tenancy that began late in the range, by hand, over January to June
+ * 2025: rent of 900.00 on 1 May and 1 June only. Taken as irregular it was
+ * averaged over all six months, 1,800.00 / 6 = 300.00 a month: a third of
+ * the rent the customer now pays, on the side that overstates what they can
+ * afford. A commitment is regular from two payments; a stream of income
+ * still needs three (a side job paid twice, 1 May and 1 June, 250.00 each,
+ * stays irregular: 500.00 / 6 = 83.33).
+ */
+const CLIENT = 'client-new';
+const CUSTOMER = 'cust-new';
+const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
+
+let n = 0;
+const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
+  event_id: `ev-new-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-01T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
+  data: {
+    transaction_id: `tx-new-${n}`, account_id: 'acc-1', provider: 'Monzo', description, credit_debit_indicator: direction,
+    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
+    enrichments: { categories: { l1: { slug: l1 }, l2: { slug: l2 } } }, tags: [],
+  },
+});
+
+describe('a commitment that began late in the range', () => {
+  let api: ApiHarness;
+  let data: InsightsData;
+
+  beforeAll(async () => {
+    api = await startApi();
+    const token = (await api.token(await api.createClient(CLIENT))).access_token;
+    const events = [
+      ...['2025-01-25', '2025-02-25', '2025-03-25', '2025-04-25', '2025-05-25', '2025-06-25'].map((d) => tx('ACME LTD SALARY', d, '2000.00', 'credit', 'income', 'salary')),
+      tx('RENT HOMES LTD', '2025-05-01', '900.00', 'debit', 'mortgage_and_rent', 'rent'),
+      tx('RENT HOMES LTD', '2025-06-01', '900.00', 'debit', 'mortgage_and_rent', 'rent'),
+      tx('DELIVEROO PAYOUT', '2025-05-01', '250.00', 'credit', 'income', 'gig_work'),
+      tx('DELIVEROO PAYOUT', '2025-06-01', '250.00', 'credit', 'income', 'gig_work'),
+    ];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'new', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, CUSTOMER) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    data = expectSchema(insightsResponse, res.body).data as InsightsData;
+  });
+  afterAll(async () => api.close());
+
+  it('predicts the rent it pays now, 900.00 a month, due again on 1 July', () => {
+    expect(data.expenditure.commitments.map((c) => [c.kind, c.frequency, c.predicted_monthly.value, c.next_expected_date])).toEqual([['rent', 'monthly', '900.00', '2025-07-01']]);
+    expect(data.expenditure.fixed.predicted_monthly).toEqual({ value: '900.00', currency: 'GBP' });
+  });
+
+  it('keeps income of two payments irregular: 500.00 / 6 = 83.33, unverified', () => {
+    expect(data.income.streams.map((s) => [s.source, s.frequency, s.predicted_monthly.value, s.verified])).toEqual([
+      ['salary', 'monthly', '2000.00', true],
+      ['gig', 'irregular', '83.33', false],
+    ]);
+  });
+});
