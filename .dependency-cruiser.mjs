@@ -8,7 +8,8 @@
  * The CLI uses the API only through the composition root (it starts the service).
  *
  * config.ts, logger.ts and heap.ts sit just above domain (config throws the
- * catalogue's errors): anything but domain may use them.
+ * catalogue's errors): anything but domain may use them. v8-flag-names.ts,
+ * which config asks what V8's flags are, imports nothing of ours.
  * A layer imports only layers to its left; the modules of one layer do not
  * import each other. src/app/ is the composition root, the only place that
  * builds an ingest pipeline and wires the service together.
@@ -33,7 +34,8 @@ function onlyOn(name, comment, from, allowed) {
 export default {
   forbidden: [
     onlyOn('domain-is-pure', 'domain is pure code: it imports nothing of ours.', '^src/domain/', '^src/domain/'),
-    onlyOn('base-on-domain', 'config, logger and heap import only domain (the error catalogue).', `^${BASE}`, '^src/domain/'),
+    onlyOn('base-on-domain', 'config, logger and heap import only domain (the error catalogue), and config its V8 flag list.', `^${BASE}`, '^src/(domain/|v8-flag-names[.]ts$)'),
+    onlyOn('v8-flag-names-is-a-leaf', "config's V8 flag list imports nothing of ours.", '^src/v8-flag-names[.]ts$', '^$'),
     onlyOn('db-on-domain', 'db (the store, migrations, SQL loader) uses domain only.', '^src/db/', `^(src/(domain|db)/|${BASE})`),
     onlyOn(
       'work-on-db',

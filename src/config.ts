@@ -2,6 +2,7 @@ import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { affordError } from './domain/errors.js';
+import { v8FlagsProblem } from './v8-flag-names.js';
 
 /**
  * Every setting is an environment variable. `afford --help` and the README
@@ -20,7 +21,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_DB_MEMORY_LIMIT', default: '96MB', description: "most memory DuckDB may use for its buffers and caches during ingest and reads (DuckDB's memory_limit; larger work spills to disk beside the DB file), so memory stays flat however large the data; the nightly jobs run with AFFORD_JOBS_DB_MEMORY_LIMIT" },
   { name: 'AFFORD_DB_READERS', default: '2', description: "most reads DuckDB runs at once (API reads its answer cache does not hold, CLI reads, a job's reads); more wait their turn. Each holds DuckDB buffers under AFFORD_DB_MEMORY_LIMIT, and four uncached affordability reports at once ran DuckDB out of 96MB, answering 500; on two cores, more at once are no faster. Ingest's one writer is not counted" },
   { name: 'AFFORD_DB_THREADS', default: '1', description: "threads DuckDB runs each query on (DuckDB's threads setting, the whole instance's) for ingest and API reads: their queries are a batch or one customer, where a second thread cost more than it saved; the rebuild and export jobs, which scan whole tables, use every core while they run" },
-  { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead" },
+  { name: 'AFFORD_V8_FLAGS', default: '--heap-growing-percent=50', description: "V8 flags every afford process applies as it starts, separated by spaces: by default the JavaScript heap grows by at most 50% over what survived its last full collection, so garbage does not pile up to hundreds of MB ('--heap-growing-percent=0' gives V8's own growth back); flags V8 reads only at start-up, such as heap sizes, go on the node command line instead. A flag this Node's V8 does not have, or a value of the wrong kind, is refused (V8 would only print a line and run without it)" },
   { name: 'AFFORD_READ_CACHE_MB', default: '256', description: "most memory the API's cache of customers' answers may hold (0 turns it off); a committed write drops the answers it changes" },
   { name: 'AFFORD_HOST', default: '127.0.0.1', description: 'address the API listens on' },
   { name: 'AFFORD_PORT', default: '8080', description: 'port the API listens on' },
@@ -54,6 +55,8 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'AFFORD_WEBHOOK_TIMEOUT_MS', default: '10000', description: "webhook delivery: how long to wait for the receiver's response (a timeout is retried)" },
   { name: 'AFFORD_REFRESH_TIMEOUT_MS', default: '60000', description: 'refresh task: how long to wait for ingestion to catch up before failing with internal_timeout' },
 ];
+
+const V8_FLAGS_DEFAULT = SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default;
 
 /** What AFFORD_V8_FLAGS may hold: V8 options, `--name` or `--name=value`, separated by spaces. */
 export const V8_FLAGS_PATTERN = /^\s*(--[a-z0-9_-]+(=[^\s]+)?\s*)*$/i;
@@ -125,7 +128,14 @@ const envSchema = z.object({
   AFFORD_DB_CHECKPOINT_THRESHOLD: sizeString('256MB or 1GB', 1e3, '1KB'),
   AFFORD_DB_CHECKPOINT_CHANGED_ROWS: intString(0, 1_000_000_000),
   AFFORD_DB_MEMORY_LIMIT: sizeString('512MB or 2GB', 16e6, '16MB'),
-  AFFORD_V8_FLAGS: z.string().regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces'),
+  AFFORD_V8_FLAGS: z
+    .string()
+    .regex(V8_FLAGS_PATTERN, 'must be V8 flags such as --heap-growing-percent=50, separated by spaces')
+    // Checked against V8's own list (a process started once) only when it is not the default, which V8 has.
+    .superRefine((value, ctx) => {
+      const problem = value === V8_FLAGS_DEFAULT ? undefined : v8FlagsProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `must be V8 flags: ${problem}` });
+    }),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
   AFFORD_HOST: z.string().min(1),
   AFFORD_PORT: intString(0, 65535),

@@ -27,6 +27,22 @@ describe('AFFORD_V8_FLAGS', () => {
     expect(plain.stdout).not.toMatch(GC_LINE);
   });
 
+  it('refuses a flag V8 does not have, or a value of the wrong kind, rather than run without it', async () => {
+    for (const [flags, problem] of [
+      ['--heap-growing-percnt=50', '--heap-growing-percnt is not a flag of this Node'],
+      ['--trace-gc=yes', '--trace-gc is on or off, and takes no value'],
+      ['--heap-growing-percent=lots', "--heap-growing-percent takes a number, not 'lots'"],
+      ['--heap-growing-percent', '--heap-growing-percent takes a value: --heap-growing-percent=...'],
+    ]) {
+      const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
+      expect([run.code, run.stderr], flags).toEqual([1, expect.stringContaining(`AFFORD_V8_FLAGS: must be V8 flags: ${problem}`)]);
+    }
+    // Written either way, and turned off by --no-: V8 takes them.
+    const fine = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: '--heap_growing_percent=40 --no-trace-gc --stack-size=2000' });
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(fine.stderr).not.toMatch(/unrecognized|illegal value/);
+  });
+
   it('refuses a value that is not a list of flags, naming the setting', async () => {
     const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: 'rm -rf /' });
     expect(run.code).toBe(1);

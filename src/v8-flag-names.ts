@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+
+/**
+ * The flags this Node's V8 has, and what each takes, as `node --v8-options`
+ * lists them: V8 itself only prints a line on standard error for a flag it
+ * does not know (or a value it cannot read) and carries on without it, so a
+ * misspelt AFFORD_V8_FLAGS did nothing, unnoticed. Names are kept with `-`
+ * for `_`, which V8 takes alike.
+ */
+
+/** What a flag takes: `bool` (or `maybe_bool`), a number, or a string. */
+type FlagType = 'bool' | 'number' | 'string';
+const NUMERIC = new Set(['int', 'uint', 'uint64', 'size_t', 'float']);
+
+let known: Map<string, FlagType> | undefined;
+
+/** V8's flags by name, or undefined when the list cannot be had (then nothing is checked). */
+function v8Flags(): Map<string, FlagType> | undefined {
+  if (known) return known;
+  const listed = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8', timeout: 10_000 });
+  if (listed.status !== 0 || typeof listed.stdout !== 'string') return undefined;
+  const flags = new Map<string, FlagType>();
+  const lines = listed.stdout.split('\n');
+  lines.forEach((line, i) => {
+    const name = /^ {2}--([a-z0-9_-]+) \(/i.exec(line)?.[1];
+    if (name === undefined) return;
+    const type = /^\s+type: (\S+)/.exec(lines[i + 1] ?? '')?.[1] ?? 'string';
+    flags.set(name.replaceAll('_', '-'), type.endsWith('bool') ? 'bool' : NUMERIC.has(type) ? 'number' : 'string');
+  });
+  if (flags.size > 0) known = flags;
+  return known;
+}
+
+/** What is wrong with a list of flags (`--name` or `--name=value`, separated by spaces), or undefined when V8 takes them all. */
+export function v8FlagsProblem(value: string): string | undefined {
+  const flags = v8Flags();
+  if (flags === undefined) return undefined;
+  for (const flag of value.trim().split(/\s+/).filter(Boolean)) {
+    const at = flag.indexOf('=');
+    const written = at < 0 ? flag : flag.slice(0, at);
+    const given = at < 0 ? undefined : flag.slice(at + 1);
+    let name = written.replace(/^--?/, '').replaceAll('_', '-');
+    if (!flags.has(name) && name.startsWith('no-') && flags.get(name.slice(3)) === 'bool') name = name.slice(3);
+    const type = flags.get(name);
+    if (type === undefined) return `${written} is not a flag of this Node's V8 (node --v8-options lists them)`;
+    if (type === 'bool' && given !== undefined) return `${written} is on or off, and takes no value`;
+    if (type !== 'bool' && given === undefined) return `${written} takes a value: ${written}=...`;
+    if (type === 'number' && !/^-?\d+(\.\d+)?$/.test(given ?? '')) return `${written} takes a number, not '${given}'`;
+  }
+  return undefined;
+}
