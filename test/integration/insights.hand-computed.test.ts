@@ -58,17 +58,19 @@ describe('insights of a hand-computed customer', () => {
       ['council_tax', 'LBH COUNCIL TAX', 'monthly', '150.00', '450.00'],
       // Repaid from February, a month after the loan was taken: two payments a month apart are monthly for a commitment.
       ['loan', 'ZOPA LOAN', 'monthly', '95.00', '190.00'],
-      ['utilities', 'OCTOPUS ENERGY', 'monthly', '90.00', '270.00'],
+      // March's 90.00 was returned the next day (UNPAID DD), and never paid: January and February, monthly.
+      ['utilities', 'OCTOPUS ENERGY', 'monthly', '90.00', '180.00'],
       ['insurance', 'ADMIRAL INSURANCE', 'monthly', '45.00', '135.00'],
       ['bnpl', 'KLARNA*ASOS', 'monthly', '40.00', '120.00'],
       ['subscription', 'NETFLIX.COM', 'monthly', '10.99', '32.97'],
-      ['utilities', 'PHONECO', 'irregular', '10.00', '30.00'],
+      // PHONECO's one payment (30.00 on 5 February) was returned the next day: no payment, no commitment.
     ]);
-    expect(data.expenditure.total.overall_total).toEqual(gbp('7867.97'));
-    expect(data.expenditure.total.transaction_count).toBe(40);
-    expect(data.expenditure.fixed.total.overall_total).toEqual(gbp('4527.97'));
-    // 900.00 + 200.00 + 150.00 + 90.00 + 95.00 + 45.00 + 40.00 + 10.99 + 10.00.
-    expect(data.expenditure.fixed.predicted_monthly).toEqual(gbp('1540.99'));
+    // 7,867.97 of debits outside transfers, less the two returned direct debits (90.00 and 30.00).
+    expect(data.expenditure.total.overall_total).toEqual(gbp('7747.97'));
+    expect(data.expenditure.total.transaction_count).toBe(38);
+    expect(data.expenditure.fixed.total.overall_total).toEqual(gbp('4407.97'));
+    // 900.00 + 200.00 + 150.00 + 95.00 + 90.00 + 45.00 + 40.00 + 10.99.
+    expect(data.expenditure.fixed.predicted_monthly).toEqual(gbp('1530.99'));
     expect(data.expenditure.flexible.total.overall_total).toEqual(gbp('3340.00'));
     // Flexible months 650.00, 785.00, 1905.00: the median month.
     expect(data.expenditure.flexible.predicted_monthly).toEqual(gbp('785.00'));
@@ -77,9 +79,11 @@ describe('insights of a hand-computed customer', () => {
   it('shows disposable income month by month, with the deficit month marked', () => {
     const d = data.disposable_income;
     expect(d.monthly_totals.map((m) => [m.month, m.amount.value, m.deficit])).toEqual([
-      ['2024-01', '614.01', false], ['2024-02', '489.51', false], ['2024-03', '-195.99', true],
+      // February and March without the returned 30.00 and 90.00.
+      ['2024-01', '614.01', false], ['2024-02', '519.51', false], ['2024-03', '-105.99', true],
     ]);
-    expect([d.overall_total.value, d.monthly_average.value, d.deficit, d.deficit_months]).toEqual(['907.53', '302.51', false, ['2024-03']]);
+    // 1,027.53 / 3 = 342.51.
+    expect([d.overall_total.value, d.monthly_average.value, d.deficit, d.deficit_months]).toEqual(['1027.53', '342.51', false, ['2024-03']]);
   });
 
   it('gives every risk signal its value, threshold and flag', () => {
@@ -90,7 +94,8 @@ describe('insights of a hand-computed customer', () => {
       ['returned_direct_debits', '2', '1', true, '120.00', 2],
       ['days_in_overdraft', '11', '1', true, '665.99', 6],
       ['new_borrowing', '2', '1', true, '1250.00', 2],
-      ['cash_share_of_spending', '8.26', '20', false, '650.00', 4],
+      // 650.00 of 7,747.97 is 8.389...%.
+      ['cash_share_of_spending', '8.38', '20', false, '650.00', 4],
     ]);
     const byName = new Map(data.risk_signals.map((s) => [s.name, s]));
     // The card's -1,200.00 is money owed, not an overdraft.
@@ -152,7 +157,7 @@ describe('insights of a hand-computed customer', () => {
     // Less essential spending (1635.00, 1770.00, 1750.00; median month 1750.00).
     expect(expenditure.essential.predicted_monthly.value).toBe('1750.00');
     expect(shape(income.net_discretionary)).toEqual(['2700.50', '728.50', ['765.00', '765.50', '1170.00']]);
-    expect(shape(expenditure.fixed)).toEqual(['4527.97', '1540.99', ['1435.99', '1560.99', '1530.99']]);
+    expect(shape(expenditure.fixed)).toEqual(['4407.97', '1530.99', ['1435.99', '1530.99', '1440.99']]);
     expect(shape(expenditure.flexible)).toEqual(['3340.00', '785.00', ['650.00', '785.00', '1905.00']]);
     expect(expenditure.flexible.predicted_monthly_range).toEqual({ low: gbp('650.00'), high: gbp('1905.00'), average: gbp('1113.33') });
     expect(income.total.predicted_monthly).toEqual(gbp('2835.50'));

@@ -53,11 +53,11 @@ describe('the nightly insights', () => {
     expect(three).toMatchObject({
       customer_id: 'cust-ins-1',
       flags: ['gambling_share_of_income', 'high_cost_credit', 'returned_direct_debits', 'days_in_overdraft', 'new_borrowing'],
-      disposable_income: '907.53',
+      disposable_income: '1027.53',
       deficit: false,
       deficit_months: ['2024-03'],
       verified_income_monthly: '2733.33',
-      fixed_monthly: '1540.99',
+      fixed_monthly: '1530.99',
     });
     // What the job stored is what the API computes for the same range, in the report and beside it.
     const live = await buildInsights(ctx.store, { clientId: 'client-i', customerId: 'cust-ins-1', range: { from: '2024-01', to: '2024-03' }, currency: 'GBP' });
@@ -73,6 +73,6 @@ describe('the nightly insights', () => {
     const glob = path.join(jobCtx.config.AFFORD_EXPORT_DIR, 'affordability_insights', '*', '*.parquet');
     const fromParquet = await rows<{ month: string; n: number; disposable: string }>(ctx.store,
       `SELECT month, count(*)::INTEGER AS n, min(disposable_income)::VARCHAR AS disposable FROM read_parquet('${glob}', hive_partitioning = true) GROUP BY month`);
-    expect(fromParquet).toEqual([{ month: '2024-03', n: 3, disposable: '907.53' }]);
+    expect(fromParquet).toEqual([{ month: '2024-03', n: 3, disposable: '1027.53' }]);
   });
 });

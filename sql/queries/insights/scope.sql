@@ -17,8 +17,8 @@
 --           expenditure (debits outside the transfers bucket), fixed and commitment:<kind>:<norm>, or flexible
 --           gambling, high_cost_credit, new_borrowing, returned_direct_debit, unpaid_fee, cash_withdrawal (the signal rules)
 --           overdrawn (its running balance is below zero; credit card accounts' balances are owed, never overdrawn)
---           A payment to one of the customer's own credit card accounts (see paid_to_card) is no expenditure, and a
---           credit onto one is no new borrowing.
+--           A payment to one of the customer's own credit card accounts (see paid_to_card), and a debit a returned
+--           direct debit gives back (see reversed), is no expenditure; a credit onto a card is no new borrowing.
 --
 -- $customers            JSON [{client_id, customer_id}]
 -- $ranges               JSON [{range_key, month_from, month_to}], months as first days
@@ -61,7 +61,9 @@ subjects AS (
     LEFT JOIN accounts a ON a.client_id = s.client_id AND a.customer_id = s.customer_id AND a.account_type = 'credit_card'
     GROUP BY s.client_id, s.customer_id
 ),
-base AS (
+-- The ranges' transactions, and those of the month after them: a direct debit paid at the end of the last month may
+-- be returned in the first days of the next (see reversed).
+wide AS (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month, t.currency,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
            coalesce(list_contains(s.cards, t.account_id), false) AS on_card, s.cards,
@@ -71,15 +73,18 @@ base AS (
     CROSS JOIN bounds b
     WHERE t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
-      AND t.month BETWEEN b.lo AND b.hi
+      AND t.month BETWEEN b.lo AND b.hi + INTERVAL 1 MONTH
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
+),
+base AS (
+    SELECT w.* FROM wide w CROSS JOIN bounds b WHERE w.month BETWEEN b.lo AND b.hi
 ),
 -- Everything but the overdraft depends on a transaction's texts, direction and
 -- category pair alone, and those repeat (every salary, every bill): each
 -- distinct combination is classified once, and each distinct text normalised
 -- and matched once.
 classes AS (
-    SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM base
+    SELECT DISTINCT description, counterparty_name, direction, category_l1, category_l2 FROM wide
 ),
 -- words: the description's and the counterparty's in lower-case letters of any
 -- script, each between single spaces; norm: the counterparty's (or, with
@@ -205,16 +210,35 @@ paid_to_card AS (
      AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), c.account_id))
     WHERE k.kind = 'credit_card' AND NOT b.on_card
 ),
+-- A debit that a returned direct debit gives back (a credit of the returned_direct_debit signal on the same account,
+-- of the same amount and currency, at most seven days later; each credit gives back the latest such debit) was never
+-- paid: it is no spending, and no payment of its commitment. Counted, a direct debit returned and presented again
+-- was spending twice, and one returned and not presented again spending that never left the account. The credit
+-- keeps its signal, and the bank's fee for it is spending.
+reversed AS (
+    SELECT r.client_id, r.customer_id, arg_max(d.transaction_id, (d.date_time, d.transaction_id)) AS transaction_id
+    FROM wide r
+    JOIN class_keys rk ON rk.description = r.description AND rk.counterparty_name IS NOT DISTINCT FROM r.counterparty_name
+     AND rk.direction = r.direction AND rk.category_l1 = r.category_l1 AND rk.category_l2 = r.category_l2
+    JOIN wide d ON d.client_id = r.client_id AND d.customer_id = r.customer_id AND d.account_id = r.account_id
+     AND d.direction = 'debit' AND d.amount = r.amount AND d.currency = r.currency
+     AND d.date_time BETWEEN r.date_time - INTERVAL 7 DAY AND r.date_time
+    WHERE r.direction = 'credit' AND list_contains(rk.keys, 'returned_direct_debit')
+    GROUP BY r.client_id, r.customer_id, r.transaction_id
+),
 tx_keys AS (
-    SELECT b.*, k.norm, k.source, p.transaction_id IS NOT NULL AS to_own_card,
-           CASE WHEN p.transaction_id IS NULL THEN k.kind END AS kind,
-           CASE WHEN p.transaction_id IS NOT NULL THEN list_filter(k.keys, x -> x NOT IN ('expenditure', 'fixed') AND NOT starts_with(x, 'commitment:'))
+    SELECT b.*, k.norm, k.source,
+           CASE WHEN p.transaction_id IS NULL AND v.transaction_id IS NULL THEN k.kind END AS kind,
+           CASE WHEN p.transaction_id IS NOT NULL OR v.transaction_id IS NOT NULL
+                     THEN list_filter(k.keys, x -> x NOT IN ('expenditure', 'fixed', 'flexible') AND NOT starts_with(x, 'commitment:'))
                 WHEN b.on_card AND b.direction = 'credit' THEN list_filter(k.keys, x -> x <> 'new_borrowing')
                 ELSE k.keys END AS keys
     FROM base b
     JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
      AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
     LEFT JOIN paid_to_card p ON p.client_id = b.client_id AND p.customer_id = b.customer_id AND p.transaction_id = b.transaction_id
+    LEFT JOIN (SELECT DISTINCT client_id, customer_id, transaction_id FROM reversed) v
+      ON v.client_id = b.client_id AND v.customer_id = b.customer_id AND v.transaction_id = b.transaction_id
 )
 SELECT client_id, customer_id, transaction_id, account_id, date_time, date_time::DATE AS day, month, amount, direction,
        description, running_balance, norm, source, kind,

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
+import type { InsightsData } from '../../src/reports/insights-model.js';
+import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+
+/**
+ * Direct debits returned unpaid, by hand, over January to June 2025: an
+ * energy bill of 90.00 collected on the 20th; March's is returned the next
+ * day (UNPAID DD, with a 25.00 fee) and presented again, and paid, on the
+ * 25th; June's, collected on the 30th, is returned on 2 July. Money that
+ * came back was never spent: counted, March's bill was spending twice and
+ * June's spending that never left the account.
+ */
+const CLIENT = 'client-dd';
+const CUSTOMER = 'cust-dd';
+const gbp = (value: string) => ({ value, currency: 'GBP' });
+
+let n = 0;
+const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
+  event_id: `ev-dd-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
+  data: {
+    transaction_id: `tx-dd-${n}`, account_id: 'acc-1', provider: 'Monzo', description, credit_debit_indicator: direction,
+    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
+    enrichments: { categories: { l1: { slug: l1 }, l2: { slug: l2 } } }, tags: [],
+  },
+});
+const bill = (date: string) => tx('OCTOPUS ENERGY', date, '90.00', 'debit', 'utilities', 'utilities_energy');
+
+describe('direct debits returned unpaid', () => {
+  let api: ApiHarness;
+  let headers: Record<string, string>;
+  const insights = async (from: string, to: string): Promise<InsightsData> => {
+    const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return expectSchema(insightsResponse, res.body).data as InsightsData;
+  };
+
+  beforeAll(async () => {
+    api = await startApi();
+    headers = authHeaders((await api.token(await api.createClient(CLIENT))).access_token, CLIENT, CUSTOMER);
+    const events = [
+      bill('2025-01-20'), bill('2025-02-20'), bill('2025-03-20'),
+      tx('UNPAID DD OCTOPUS ENERGY', '2025-03-21', '90.00', 'credit', 'banking', 'unpaid_transactions'),
+      tx('UNPAID ITEM FEE', '2025-03-21', '25.00', 'debit', 'banking', 'unpaid_transactions'),
+      bill('2025-03-25'), bill('2025-04-20'), bill('2025-05-20'), bill('2025-06-30'),
+      tx('UNPAID DD OCTOPUS ENERGY', '2025-07-02', '90.00', 'credit', 'banking', 'unpaid_transactions'),
+    ];
+    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'dd', lineNumber: i + 1 } })));
+    expect(result.deadLetters).toEqual([]);
+  });
+  afterAll(async () => api.close());
+
+  it('counts each bill once, as it was paid, and the fee: 5 x 90.00 + 25.00 = 475.00', async () => {
+    const data = await insights('2025-01', '2025-06');
+    expect(data.expenditure.total.overall_total).toEqual(gbp('475.00'));
+    expect(data.expenditure.total.monthly_totals.map((m) => [m.month, m.amount.value, m.transaction_count])).toEqual([
+      ['2025-01', '90.00', 1], ['2025-02', '90.00', 1], ['2025-03', '115.00', 2], ['2025-04', '90.00', 1], ['2025-05', '90.00', 1], ['2025-06', '0.00', 0],
+    ]);
+    expect(await followLink(api, data.expenditure.total._links.transactions, headers)).toEqual({ total: '475.00', count: 6 });
+  });
+
+  it('keeps the bill a monthly commitment of 90.00, from the payments that were made', async () => {
+    const data = await insights('2025-01', '2025-06');
+    expect(data.expenditure.commitments.map((c) => [c.name, c.frequency, c.predicted_monthly.value, c.total.overall_total.value, c.total.transaction_count])).toEqual([
+      ['OCTOPUS ENERGY', 'monthly', '90.00', '450.00', 5],
+    ]);
+    // The return is still a signal, with its fee.
+    const returned = data.risk_signals.find((s) => s.name === 'returned_direct_debits');
+    expect([returned?.value, returned?.flagged, returned?.detail?.fees?.amount]).toEqual(['1', true, gbp('25.00')]);
+  });
+
+  it("reads June alike whichever months are asked for: its bill came back in July", async () => {
+    for (const [from, to] of [['2025-06', '2025-06'], ['2025-04', '2025-06'], ['2025-06', '2025-07']]) {
+      const data = await insights(from as string, to as string);
+      expect(data.expenditure.total.monthly_totals.find((m) => m.month === '2025-06')?.amount, `${from} to ${to}`).toEqual(gbp('0.00'));
+    }
+  });
+});
