@@ -54,6 +54,12 @@ describe('days in overdraft carried into the range', () => {
       tx('cust-od-feb', '2025-01-05', '2000.00', 'credit', '2000.00'),
       tx('cust-od-feb', '2025-01-28', '2080.00', 'debit', '-80.00'),
       tx('cust-od-feb', '2025-02-12', '2000.00', 'credit', '1920.00'),
+      // An account last seen overdrawn long before (closed, or its feed stopped), beside one in credit all along.
+      { ...tx('cust-stale', '2023-05-01', '20.00', 'debit', '-20.00'), data: { ...tx('cust-stale', '2023-05-01', '20.00', 'debit', '-20.00').data, account_id: 'acc-old' } },
+      tx('cust-stale', '2025-01-10', '2000.00', 'credit', '2000.00'),
+      // Overdrawn since November, two months before the range: too old a balance to begin January with.
+      tx('cust-november', '2024-11-20', '400.00', 'debit', '-150.00'),
+      tx('cust-november', '2025-01-10', '2000.00', 'credit', '1850.00'),
     ];
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'od', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
@@ -78,5 +84,10 @@ describe('days in overdraft carried into the range', () => {
     expect((await overdraft('cust-od-feb', '2025-01', '2025-03'))?.value).toBe('15');
     // In credit as February begins (+1,850.00 since 10 January): only 15 to 19 February.
     expect((await overdraft('cust-od', '2025-02', '2025-03'))?.value).toBe('5');
+  });
+
+  it('begins a range with no balance of an account with no transaction in it, nor with one older than the month before', async () => {
+    expect(await overdraft('cust-stale').then((o) => [o?.value, o?.flagged, o?.detail?.deepest_balance])).toEqual(['0', false, gbp('2000.00')]);
+    expect(await overdraft('cust-november').then((o) => [o?.value, o?.flagged, o?.detail?.deepest_balance])).toEqual(['0', false, gbp('1850.00')]);
   });
 });

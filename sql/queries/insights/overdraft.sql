@@ -2,11 +2,13 @@
 -- A day is in overdraft when an account's balance at the end of it was below
 -- zero: the running balance after the day's last transaction, held until the
 -- account's next transaction day (or the range's end). A range begins with
--- the account's last running balance before it (of whatever month), held
--- until its first transaction day in the range: an account overdrawn from
--- December into January is overdrawn on the days of January before its first
--- transaction there; with no transaction before the range, those days are
--- not known, so not counted. Accounts whose transactions carry no running
+-- the account's last running balance of the month before it, held until its
+-- first transaction day in the range: an account overdrawn from December into
+-- January is overdrawn on the days of January before its first transaction
+-- there. Only an account with a transaction in the range begins so (one with
+-- none may be closed, or its feed stopped), and only from the month before
+-- (an older balance says little of the range); otherwise those days are not
+-- known, so not counted. Accounts whose transactions carry no running
 -- balance add nothing. The deepest balance is the lowest of every running
 -- balance in the range, of each range's opening balance, and of every balance
 -- reported for the customer's accounts dated in the range (a debit balance
@@ -21,19 +23,22 @@ WITH eod AS (
     WHERE running_balance IS NOT NULL
     GROUP BY ALL
 ),
--- Each account's balance as each range begins: its last running balance before the range, from the same
--- transactions insight_tx takes (not declined, in the currency, of the accounts asked for, no credit card's).
+-- Each account's balance as each range begins: its last running balance of the month before the range, from the
+-- same transactions insight_tx takes (not declined, in the currency, of the accounts asked for, no credit card's),
+-- for an account with a transaction in the range.
 opening AS (
     SELECT t.client_id, t.customer_id, t.account_id, r.range_key, r.month_from AS day,
            max_by(t.running_balance, (t.date_time, t.transaction_id)) AS balance
     FROM transactions t
     JOIN insight_subjects s ON s.client_id = t.client_id AND s.customer_id = t.customer_id
-    JOIN insight_ranges r ON t.date_time < r.month_from
+    JOIN insight_ranges r ON t.month = (r.month_from - INTERVAL 1 MONTH)::DATE
     LEFT JOIN accounts a ON a.client_id = t.client_id AND a.customer_id = t.customer_id AND a.account_id = t.account_id
     WHERE t.running_balance IS NOT NULL AND t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       AND coalesce(a.account_type, '') <> 'credit_card'
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
+      AND EXISTS (SELECT 1 FROM eod e WHERE e.client_id = t.client_id AND e.customer_id = t.customer_id AND e.account_id = t.account_id
+                  AND e.day BETWEEN r.month_from AND r.range_end)
     GROUP BY ALL
 ),
 -- The opening balances held on a range's first day, where the account has no transaction that day.
