@@ -52,7 +52,8 @@ const rulesSchema = z.object({
     /**
      * The fewest payments of a regular commitment: fewer than a stream's, as a
      * commitment that began late in the range (a new loan, a new tenancy)
-     * taken as irregular was averaged over every month and understated.
+     * taken as irregular was averaged over every month and understated. Below
+     * min_occurrences, monthly only (sql/queries/insights/groups.sql).
      */
     commitment_min_occurrences: z.number().int().min(2),
     verified_min_months: z.number().int().min(1),

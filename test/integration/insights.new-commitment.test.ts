@@ -10,7 +10,8 @@ import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers
  * the rent the customer now pays, on the side that overstates what they can
  * afford. A commitment is regular from two payments; a stream of income
  * still needs three (a side job paid twice, 1 May and 1 June, 250.00 each,
- * stays irregular: 500.00 / 6 = 83.33).
+ * stays irregular: 500.00 / 6 = 83.33); and two payments a week apart
+ * are not yet a weekly commitment.
  */
 const CLIENT = 'client-new';
 const CUSTOMER = 'cust-new';
@@ -39,6 +40,9 @@ describe('a commitment that began late in the range', () => {
       tx('RENT HOMES LTD', '2025-06-01', '900.00', 'debit', 'mortgage_and_rent', 'rent'),
       tx('DELIVEROO PAYOUT', '2025-05-01', '250.00', 'credit', 'income', 'gig_work'),
       tx('DELIVEROO PAYOUT', '2025-06-01', '250.00', 'credit', 'income', 'gig_work'),
+      // Two plan payments a week apart: not yet a weekly commitment (that would be 50.00 x 52 / 12 = 216.67 a month).
+      tx('KLARNA*ASOS', '2025-06-03', '50.00', 'debit', 'shopping', 'clothing'),
+      tx('KLARNA*ASOS', '2025-06-10', '50.00', 'debit', 'shopping', 'clothing'),
     ];
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'new', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
@@ -49,8 +53,13 @@ describe('a commitment that began late in the range', () => {
   afterAll(async () => api.close());
 
   it('predicts the rent it pays now, 900.00 a month, due again on 1 July', () => {
-    expect(data.expenditure.commitments.map((c) => [c.kind, c.frequency, c.predicted_monthly.value, c.next_expected_date])).toEqual([['rent', 'monthly', '900.00', '2025-07-01']]);
-    expect(data.expenditure.fixed.predicted_monthly).toEqual({ value: '900.00', currency: 'GBP' });
+    expect(data.expenditure.commitments.map((c) => [c.kind, c.frequency, c.predicted_monthly.value, c.next_expected_date])).toEqual([
+      ['rent', 'monthly', '900.00', '2025-07-01'],
+      // Two payments regular only as monthly: a week apart, irregular, 100.00 / 6 = 16.67.
+      ['bnpl', 'irregular', '16.67', null],
+    ]);
+    // 900.00 + 16.67.
+    expect(data.expenditure.fixed.predicted_monthly).toEqual({ value: '916.67', currency: 'GBP' });
   });
 
   it('keeps income of two payments irregular: 500.00 / 6 = 83.33, unverified', () => {

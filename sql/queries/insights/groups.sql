@@ -11,7 +11,8 @@
 -- $min_share        share of gaps that must fall in a band, e.g. 0.75
 -- $min_occurrences  fewest transactions a regular stream has
 -- $commitment_min_occurrences  fewest a regular commitment has: fewer, so that one that began late in the range
---                   (a new loan, a new tenancy) is not averaged over months it did not exist in
+--                   (a new loan, a new tenancy) is not averaged over months it did not exist in; with fewer than
+--                   $min_occurrences, monthly only
 WITH bands AS (
     SELECT unnest(from_json($bands::JSON,
         '[{"frequency":"VARCHAR","min_days":"INTEGER","max_days":"INTEGER","interval_days":"INTEGER","per_year":"INTEGER","priority":"INTEGER"}]'), recursive := true)
@@ -48,7 +49,10 @@ groups AS (
 banded AS (
     SELECT g.client_id, g.customer_id, g.range_key, g.key, b.frequency, b.interval_days, b.priority
     FROM groups g CROSS JOIN bands b
-    WHERE g.occurrences >= CASE WHEN starts_with(g.key, 'commitment:') THEN $commitment_min_occurrences ELSE $min_occurrences END
+    WHERE (g.occurrences >= $min_occurrences
+           -- A commitment of fewer payments, down to $commitment_min_occurrences (one that began late in the range):
+           -- monthly only, as two payments a week apart are not yet weekly.
+           OR (starts_with(g.key, 'commitment:') AND g.occurrences >= $commitment_min_occurrences AND b.frequency = 'monthly'))
       AND len(list_filter(g.gaps, x -> x BETWEEN b.min_days AND b.max_days)) >= $min_share::DECIMAL(5,4) * len(g.gaps)
 ),
 -- A group paid once in every calendar month it spans, whose gaps pass as
