@@ -42,13 +42,15 @@ const on = (month: number, day: number) => `2025-${String(month).padStart(2, '0'
 
 describe("payments to the customer's own credit card", () => {
   let api: ApiHarness;
+  let token: string;
   let headers: Record<string, string>;
   let data: InsightsData;
 
   beforeAll(async () => {
     api = await startApi();
-    headers = authHeaders((await api.token(await api.createClient(CLIENT))).access_token, CLIENT, CUSTOMER);
-    const events = [
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+    headers = authHeaders(token, CLIENT, CUSTOMER);
+    const events: { customer_id: string }[] = [
       account('acc-cur', 'current'),
       account('acc-card', 'credit_card'),
       ...MONTHS.flatMap((m) => [
@@ -59,6 +61,21 @@ describe("payments to the customer's own credit card", () => {
         tx('acc-cur', 'AMEX', on(m, 15), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
       ]),
     ];
+    // A second customer pays two cards the same 100.00 a day apart, BARCLAYCARD (connected: a Barclaycard account) and
+    // AMEX (not connected), and the Barclaycard account shows one payment arriving, the day after the second.
+    const second = <T extends { customer_id: string }>(e: T): T => ({ ...e, customer_id: 'cust-card-2' });
+    const barclaycard = second(account('acc-bc', 'credit_card'));
+    Object.assign(barclaycard.data, { provider: 'Barclaycard', account_name: 'Barclaycard Platinum' });
+    events.push(
+      second(account('acc-cur', 'current')),
+      barclaycard,
+      ...[1, 2, 3].flatMap((m) => [
+        tx('acc-bc', 'TESCO STORES', on(m, 5), '100.00', 'debit', 'shopping', 'other_shopping'),
+        tx('acc-cur', 'BARCLAYCARD', on(m, 10), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
+        tx('acc-cur', 'AMEX', on(m, 11), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
+        tx('acc-bc', 'PAYMENT RECEIVED THANK YOU', on(m, 12), '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'),
+      ].map(second)),
+    );
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'card', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
     const res = await api.call('GET', PATH, { headers });
@@ -104,5 +121,14 @@ describe("payments to the customer's own credit card", () => {
     expect(current.expenditure.total.overall_total).toEqual(gbp('2400.00'));
     expect(current.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['BARCLAYCARD', '300.00'], ['AMEX', '100.00']]);
     expect(await followLink(api, current.expenditure.total._links.transactions, headers)).toEqual({ total: '2400.00', count: 12 });
+  });
+
+  it('takes one payment for each arriving on the card, the one naming the card: a payment of the same amount to another card stays spending', async () => {
+    const res = await api.call('GET', '/v1/affordability/insights?month_from=2025-01&month_to=2025-03', { headers: authHeaders(token, CLIENT, 'cust-card-2') });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const second = expectSchema(insightsResponse, res.body).data as InsightsData;
+    // 100.00 on the card and 100.00 to Amex a month; AMEX, nearer the arrival than BARCLAYCARD, is not the one it names.
+    expect(second.expenditure.total.monthly_totals.map((m) => m.amount.value)).toEqual(['200.00', '200.00', '200.00']);
+    expect(second.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['AMEX', '100.00']]);
   });
 });

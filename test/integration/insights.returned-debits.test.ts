@@ -9,7 +9,8 @@ import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from
  * day (UNPAID DD, with a 25.00 fee) and presented again, and paid, on the
  * 25th; June's, collected on the 30th, is returned on 2 July. Money that
  * came back was never spent: counted, March's bill was spending twice and
- * June's spending that never left the account.
+ * June's spending that never left the account. A second customer's returns
+ * name their payee, or not, beside debits of the same amount.
  */
 const CLIENT = 'client-dd';
 const CUSTOMER = 'cust-dd';
@@ -28,23 +29,36 @@ const bill = (date: string) => tx('OCTOPUS ENERGY', date, '90.00', 'debit', 'uti
 
 describe('direct debits returned unpaid', () => {
   let api: ApiHarness;
+  let token: string;
   let headers: Record<string, string>;
-  const insights = async (from: string, to: string): Promise<InsightsData> => {
-    const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers });
+  const insights = async (from: string, to: string, customer = CUSTOMER): Promise<InsightsData> => {
+    const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers: authHeaders(token, CLIENT, customer) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return expectSchema(insightsResponse, res.body).data as InsightsData;
   };
 
   beforeAll(async () => {
     api = await startApi();
-    headers = authHeaders((await api.token(await api.createClient(CLIENT))).access_token, CLIENT, CUSTOMER);
-    const events = [
+    token = (await api.token(await api.createClient(CLIENT))).access_token;
+    headers = authHeaders(token, CLIENT, CUSTOMER);
+    const events: ReturnType<typeof tx>[] = [
       bill('2025-01-20'), bill('2025-02-20'), bill('2025-03-20'),
       tx('UNPAID DD OCTOPUS ENERGY', '2025-03-21', '90.00', 'credit', 'banking', 'unpaid_transactions'),
       tx('UNPAID ITEM FEE', '2025-03-21', '25.00', 'debit', 'banking', 'unpaid_transactions'),
       bill('2025-03-25'), bill('2025-04-20'), bill('2025-05-20'), bill('2025-06-30'),
       tx('UNPAID DD OCTOPUS ENERGY', '2025-07-02', '90.00', 'credit', 'banking', 'unpaid_transactions'),
     ];
+    // Another customer: a card purchase of the same amount between a bill and its return; and two bills of 10.00 on
+    // one day, both returned, one return naming its payee, the other not.
+    const other = (e: ReturnType<typeof tx>) => ({ ...e, customer_id: 'cust-dd-2' });
+    events.push(
+      ...[bill('2025-02-20'), tx('CURRYS', '2025-02-21', '90.00', 'debit', 'shopping', 'electronics'),
+        tx('UNPAID DD OCTOPUS ENERGY', '2025-02-21', '90.00', 'credit', 'banking', 'unpaid_transactions'),
+        tx('ACME GYM', '2025-03-03', '10.00', 'debit', 'health_and_fitness', 'gym_and_fitness'),
+        tx('PHONECO', '2025-03-03', '10.00', 'debit', 'utilities', 'phone_and_broadband'),
+        tx('UNPAID DD PHONECO', '2025-03-05', '10.00', 'credit', 'banking', 'unpaid_transactions'),
+        tx('RETURNED DIRECT DEBIT', '2025-03-05', '10.00', 'credit', 'banking', 'unpaid_transactions')].map(other),
+    );
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'dd', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
   });
@@ -74,5 +88,15 @@ describe('direct debits returned unpaid', () => {
       const data = await insights(from as string, to as string);
       expect(data.expenditure.total.monthly_totals.find((m) => m.month === '2025-06')?.amount, `${from} to ${to}`).toEqual(gbp('0.00'));
     }
+  });
+
+  it('gives back the debit the return names, not a purchase of the same amount, and one debit for each return', async () => {
+    // CURRYS (21 February, after the bill) is the latest debit of 90.00 before the return, but the return names OCTOPUS
+    // ENERGY; of the two bills of 10.00 both returned, PHONECO's return names it and the other takes ACME GYM.
+    const data = await insights('2025-02', '2025-03', 'cust-dd-2');
+    expect(data.expenditure.total.overall_total).toEqual(gbp('90.00'));
+    expect(data.expenditure.flexible.total.overall_total).toEqual(gbp('90.00'));
+    expect(data.expenditure.commitments).toEqual([]);
+    expect(await followLink(api, data.expenditure.total._links.transactions, authHeaders(token, CLIENT, 'cust-dd-2'))).toEqual({ total: '90.00', count: 1 });
   });
 });

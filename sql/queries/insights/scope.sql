@@ -161,7 +161,7 @@ commitment_kind AS (
     SELECT description, counterparty_name, category_l1, category_l2, arg_min(kind, priority) AS kind FROM commitment_hits GROUP BY ALL
 ),
 classified AS (
-    SELECT k.*, x.norm,
+    SELECT k.*, x.norm, x.words,
            -- Borrowed money is no income, whatever its category says: a payday loan's credit filed as income
            -- (the high-cost credit and new borrowing signals name it) counted as an income stream.
            CASE WHEN k.direction = 'credit' AND c.bucket_l1 = 'income'
@@ -181,7 +181,7 @@ classified AS (
 ),
 -- Every insight key of a class, but the overdraft's.
 class_keys AS (
-    SELECT description, counterparty_name, direction, category_l1, category_l2, norm, source, kind,
+    SELECT description, counterparty_name, direction, category_l1, category_l2, norm, words, source, kind,
            list_concat(
                CASE WHEN source IS NULL THEN []::VARCHAR[]
                     WHEN source = 'benefits' THEN ['income', 'stream:' || source || ':' || norm]
@@ -198,9 +198,16 @@ class_keys AS (
 -- between the customer's own accounts: the card's spending counts where it happened, on the card, and this payment
 -- counted it a second time, as spending and a commitment. With the card's account left out of the accounts asked
 -- for, the payment is all that shows of its spending, and counts. And a credit onto a card account pays it off: it is
--- no new borrowing, whatever its category.
-paid_to_card AS (
-    SELECT DISTINCT b.client_id, b.customer_id, b.transaction_id
+-- no new borrowing, whatever its category. Each credit on the card stands for one payment: the one that names the
+-- card's provider or account (BARCLAYCARD for a Barclaycard), else the nearest before it; of two credits that pick
+-- the same payment, the later takes its next choice (a payment of the same amount to another card stays spending).
+card_candidates AS (
+    SELECT c.client_id, c.customer_id, c.transaction_id AS credit_id, c.date_time AS credit_at, b.transaction_id AS debit_id,
+           row_number() OVER (PARTITION BY c.client_id, c.customer_id, c.transaction_id
+                              ORDER BY list_has_any(list_filter(string_split(k.norm, ' '), w -> length(w) > 2),
+                                                    list_filter(string_split(lower(regexp_replace(a.provider || ' ' || a.account_name, '[^A-Za-z]+', ' ', 'g')), ' '),
+                                                                w -> length(w) > 2)) DESC,
+                                       b.date_time <= c.date_time DESC, abs(epoch(c.date_time) - epoch(b.date_time)), b.transaction_id) AS pick
     FROM base b
     JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
      AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
@@ -209,23 +216,52 @@ paid_to_card AS (
      AND c.date_time BETWEEN b.date_time - INTERVAL 1 DAY AND b.date_time + INTERVAL 5 DAY
      -- Only a card whose spending is counted: with accounts asked for, one of them.
      AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), c.account_id))
+    JOIN accounts a ON a.client_id = c.client_id AND a.customer_id = c.customer_id AND a.account_id = c.account_id
     WHERE k.kind = 'credit_card' AND NOT b.on_card
 ),
+paid_to_card AS (
+    SELECT DISTINCT client_id, customer_id, debit_id AS transaction_id FROM (
+        SELECT *, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
+        FROM card_candidates WHERE pick = 1
+    ) f WHERE claim = 1
+    UNION
+    SELECT n.client_id, n.customer_id, n.debit_id FROM card_candidates n
+    JOIN (SELECT client_id, customer_id, credit_id, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
+          FROM card_candidates WHERE pick = 1) f
+      ON f.client_id = n.client_id AND f.customer_id = n.customer_id AND f.credit_id = n.credit_id
+    WHERE f.claim > 1 AND n.pick = 2
+),
 -- A debit that a returned direct debit gives back (a credit of the returned_direct_debit signal on the same account,
--- of the same amount and currency, at most seven days later; each credit gives back the latest such debit) was never
--- paid: it is no spending, and no payment of its commitment. Counted, a direct debit returned and presented again
--- was spending twice, and one returned and not presented again spending that never left the account. The credit
--- keeps its signal, and the bank's fee for it is spending.
-reversed AS (
-    SELECT r.client_id, r.customer_id, arg_max(d.transaction_id, (d.date_time, d.transaction_id)) AS transaction_id
+-- of the same amount and currency, at most seven days later) was never paid: it is no spending, and no payment of its
+-- commitment. Counted, a direct debit returned and presented again was spending twice, and one returned and not
+-- presented again spending that never left the account. The credit keeps its signal, and the bank's fee for it is
+-- spending. Each return gives back one debit: the one its text names (UNPAID DD OCTOPUS ENERGY for OCTOPUS ENERGY),
+-- else the latest before it; of two returns that pick the same debit, the later takes its next choice.
+reversal_candidates AS (
+    SELECT r.client_id, r.customer_id, r.transaction_id AS credit_id, r.date_time AS credit_at, d.transaction_id AS debit_id,
+           row_number() OVER (PARTITION BY r.client_id, r.customer_id, r.transaction_id
+                              ORDER BY contains(rk.words, ' ' || dk.norm || ' ') DESC, d.date_time DESC, d.transaction_id DESC) AS pick
     FROM wide r
     JOIN class_keys rk ON rk.description = r.description AND rk.counterparty_name IS NOT DISTINCT FROM r.counterparty_name
      AND rk.direction = r.direction AND rk.category_l1 = r.category_l1 AND rk.category_l2 = r.category_l2
     JOIN wide d ON d.client_id = r.client_id AND d.customer_id = r.customer_id AND d.account_id = r.account_id
      AND d.direction = 'debit' AND d.amount = r.amount AND d.currency = r.currency
      AND d.date_time BETWEEN r.date_time - INTERVAL 7 DAY AND r.date_time
+    JOIN class_keys dk ON dk.description = d.description AND dk.counterparty_name IS NOT DISTINCT FROM d.counterparty_name
+     AND dk.direction = d.direction AND dk.category_l1 = d.category_l1 AND dk.category_l2 = d.category_l2
     WHERE r.direction = 'credit' AND list_contains(rk.keys, 'returned_direct_debit')
-    GROUP BY r.client_id, r.customer_id, r.transaction_id
+),
+reversed AS (
+    SELECT DISTINCT client_id, customer_id, debit_id AS transaction_id FROM (
+        SELECT *, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
+        FROM reversal_candidates WHERE pick = 1
+    ) f WHERE claim = 1
+    UNION
+    SELECT n.client_id, n.customer_id, n.debit_id FROM reversal_candidates n
+    JOIN (SELECT client_id, customer_id, credit_id, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
+          FROM reversal_candidates WHERE pick = 1) f
+      ON f.client_id = n.client_id AND f.customer_id = n.customer_id AND f.credit_id = n.credit_id
+    WHERE f.claim > 1 AND n.pick = 2
 ),
 tx_keys AS (
     SELECT b.*, k.norm, k.source,
