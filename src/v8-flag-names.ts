@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
  * for `_`, which V8 takes alike.
  */
 
-/** What a flag takes: `bool` (or `maybe_bool`), a number, or a string. */
-type FlagType = 'bool' | 'number' | 'string';
-const NUMERIC = new Set(['int', 'uint', 'uint64', 'size_t', 'float']);
+/** What a flag takes: `bool` (or `maybe_bool`), a whole number, a number, or a string. */
+type FlagType = 'bool' | 'whole' | 'number' | 'string';
+const WHOLE = new Set(['int', 'uint', 'uint64', 'size_t']);
 
 let known: Map<string, FlagType> | undefined;
 
@@ -25,7 +25,7 @@ function v8Flags(): Map<string, FlagType> | undefined {
     const name = /^ {2}--([a-z0-9_-]+) \(/i.exec(line)?.[1];
     if (name === undefined) return;
     const type = /^\s+type: (\S+)/.exec(lines[i + 1] ?? '')?.[1] ?? 'string';
-    flags.set(name.replaceAll('_', '-'), type.endsWith('bool') ? 'bool' : NUMERIC.has(type) ? 'number' : 'string');
+    flags.set(name.replaceAll('_', '-'), type.endsWith('bool') ? 'bool' : WHOLE.has(type) ? 'whole' : type === 'float' ? 'number' : 'string');
   });
   if (flags.size > 0) known = flags;
   return known;
@@ -40,12 +40,16 @@ export function v8FlagsProblem(value: string): string | undefined {
     const written = at < 0 ? flag : flag.slice(0, at);
     const given = at < 0 ? undefined : flag.slice(at + 1);
     let name = written.replace(/^--?/, '').replaceAll('_', '-');
-    if (!flags.has(name) && name.startsWith('no-') && flags.get(name.slice(3)) === 'bool') name = name.slice(3);
+    // An on/off flag is turned off as --no-name or --noname.
+    for (const off of ['no-', 'no']) {
+      if (!flags.has(name) && name.startsWith(off) && flags.get(name.slice(off.length)) === 'bool') name = name.slice(off.length);
+    }
     const type = flags.get(name);
     if (type === undefined) return `${written} is not a flag of this Node's V8 (node --v8-options lists them)`;
     if (type === 'bool' && given !== undefined) return `${written} is on or off, and takes no value`;
     if (type !== 'bool' && given === undefined) return `${written} takes a value: ${written}=...`;
-    if (type === 'number' && !/^-?\d+(\.\d+)?$/.test(given ?? '')) return `${written} takes a number, not '${given}'`;
+    if (type === 'whole' && !/^[+-]?\d+$/.test(given ?? '')) return `${written} takes a whole number, not '${given}'`;
+    if (type === 'number' && !/^[+-]?\d+(\.\d+)?$/.test(given ?? '')) return `${written} takes a number, not '${given}'`;
   }
   return undefined;
 }

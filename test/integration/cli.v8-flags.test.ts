@@ -31,14 +31,16 @@ describe('AFFORD_V8_FLAGS', () => {
     for (const [flags, problem] of [
       ['--heap-growing-percnt=50', '--heap-growing-percnt is not a flag of this Node'],
       ['--trace-gc=yes', '--trace-gc is on or off, and takes no value'],
-      ['--heap-growing-percent=lots', "--heap-growing-percent takes a number, not 'lots'"],
+      ['--heap-growing-percent=lots', "--heap-growing-percent takes a whole number, not 'lots'"],
+      ['--max-lazy=1', '--max-lazy is on or off, and takes no value'],
+      ['--stack-size=1.5', "--stack-size takes a whole number, not '1.5'"],
       ['--heap-growing-percent', '--heap-growing-percent takes a value: --heap-growing-percent=...'],
     ]) {
       const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
       expect([run.code, run.stderr], flags).toEqual([1, expect.stringContaining(`AFFORD_V8_FLAGS: must be V8 flags: ${problem}`)]);
     }
-    // Written either way, and turned off by --no-: V8 takes them.
-    const fine = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: '--heap_growing_percent=40 --no-trace-gc --stack-size=2000' });
+    // Written either way, and turned off by --no- or --no: V8 takes them.
+    const fine = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: '--heap_growing_percent=40 --no-trace-gc --notrace-gc-verbose --stack-size=+2000' });
     expect(fine.code, fine.stderr).toBe(0);
     expect(fine.stderr).not.toMatch(/unrecognized|illegal value/);
   });
