@@ -169,6 +169,17 @@ export const zstdCodec: KafkaCodec = {
 /** The compression attribute of each codec, as a record batch's header gives it. */
 const ATTRIBUTE = { gzip: 1, Snappy: 2, LZ4: 3, ZStandard: 4 } as const;
 
+/**
+ * A failure of the process rather than of the batch: memory it could not
+ * have this time. The batch may read the next time, so it is not
+ * dead-lettered; the fetch fails, and is tried again, as before.
+ */
+function passing(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_MEMORY_ALLOCATION_FAILED' || code === 'Z_MEM_ERROR' || code === 'ENOMEM') return true;
+  return err instanceof RangeError && /allocation failed/i.test(err.message);
+}
+
 /** `codec` as the client is given it: a batch it refuses, or cannot decompress, becomes stand-in records (kafka-refused-batch.ts). */
 export function readingBatches(codec: KafkaCodec, name: keyof typeof ATTRIBUTE): KafkaCodec {
   return {
@@ -177,6 +188,7 @@ export function readingBatches(codec: KafkaCodec, name: keyof typeof ATTRIBUTE):
       try {
         return await codec.decompress(buffer);
       } catch (err) {
+        if (passing(err)) throw err;
         const records = standInRecords(buffer, { name, attribute: ATTRIBUTE[name] }, (err as Error).message ?? String(err));
         if (records === undefined) throw err;
         return records;

@@ -72,4 +72,15 @@ describe('a record batch its codec refuses', () => {
     const whole = inResponse(recordBatch(records(3), { compression: COMPRESSION.gzip, compress: bomb }), 0n);
     await expect(codec.decompress(whole.subarray(61))).resolves.toBeInstanceOf(Buffer);
   });
+
+  it('is not dead-lettered when the codec fails for want of memory: that batch may read the next time', async () => {
+    const failing = (err: Error) => readingBatches({ compress: gzipCodec.compress, decompress: async () => Promise.reject(err) }, 'gzip');
+    const batch = () => inResponse(recordBatch(records(3), { compression: COMPRESSION.gzip, compress: (raw) => gzipSync(raw) }), 0n).subarray(61);
+    const noMemory = Object.assign(new Error('Cannot allocate memory'), { code: 'ERR_MEMORY_ALLOCATION_FAILED' });
+    await expect(failing(noMemory).decompress(batch())).rejects.toBe(noMemory);
+    const allocation = new RangeError('Array buffer allocation failed');
+    await expect(failing(allocation).decompress(batch())).rejects.toBe(allocation);
+    // The batch's own fault is stood in for.
+    await expect(failing(new Error('incorrect header check')).decompress(batch())).resolves.toBeInstanceOf(Buffer);
+  });
 });
