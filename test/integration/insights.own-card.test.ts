@@ -76,6 +76,18 @@ describe("payments to the customer's own credit card", () => {
         tx('acc-bc', 'PAYMENT RECEIVED THANK YOU', on(m, 12), '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'),
       ].map(second)),
     );
+    // A third pays its card 100.00 on 31 December and again on 1 January at 18:00; the card shows one arriving on
+    // 1 January at 09:00: the December payment's (the nearest before it). January's payment is spending, in every
+    // range that holds January and in its link, though a range from January does not hold the December payment.
+    const third = <T extends { customer_id: string }>(e: T): T => ({ ...e, customer_id: 'cust-card-3' });
+    const at = (e: ReturnType<typeof tx>, time: string) => ({ ...e, data: { ...e.data, date_time: time } });
+    events.push(
+      third(account('acc-cur', 'current')),
+      third(account('acc-card', 'credit_card')),
+      third(at(tx('acc-cur', 'BARCLAYCARD', '2024-12-31', '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'), '2024-12-31T09:00:00Z')),
+      third(at(tx('acc-cur', 'BARCLAYCARD', '2025-01-01', '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T18:00:00Z')),
+      third(at(tx('acc-card', 'PAYMENT RECEIVED THANK YOU', '2025-01-01', '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T09:00:00Z')),
+    );
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'card', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
     const res = await api.call('GET', PATH, { headers });
@@ -130,5 +142,17 @@ describe("payments to the customer's own credit card", () => {
     // 100.00 on the card and 100.00 to Amex a month; AMEX, nearer the arrival than BARCLAYCARD, is not the one it names.
     expect(second.expenditure.total.monthly_totals.map((m) => m.amount.value)).toEqual(['200.00', '200.00', '200.00']);
     expect(second.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['AMEX', '100.00']]);
+  });
+
+  it('picks the same payment for a card credit in every range, one that begins the day after the other payment included', async () => {
+    const h = authHeaders(token, CLIENT, 'cust-card-3');
+    for (const [from, to] of [['2024-12', '2025-01'], ['2025-01', '2025-01'], ['2025-01', '2025-03']]) {
+      const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers: h });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const d = expectSchema(insightsResponse, res.body).data as InsightsData;
+      const january = d.expenditure.total.monthly_totals.find((m) => m.month === '2025-01');
+      expect([january?.amount.value, january?.transaction_count], `${from} to ${to}`).toEqual(['100.00', 1]);
+      expect(await followLink(api, january?._links.transactions as string, h), `${from} to ${to}`).toEqual({ total: '100.00', count: 1 });
+    }
   });
 });

@@ -61,8 +61,9 @@ subjects AS (
     LEFT JOIN accounts a ON a.client_id = s.client_id AND a.customer_id = s.customer_id AND a.account_type = 'credit_card'
     GROUP BY s.client_id, s.customer_id
 ),
--- The ranges' transactions, and those of the month after them: a direct debit paid at the end of the last month may
--- be returned in the first days of the next (see reversed).
+-- The ranges' transactions, and those of the months either side: a direct debit paid at the end of the last month may
+-- be returned in the first days of the next (see reversed), and which payment a card credit or a return picks depends
+-- on the debits around it, which a range's first days must see as every other range does.
 wide AS (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month, t.currency,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
@@ -74,7 +75,7 @@ wide AS (
     WHERE t.status <> 'declined'
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       -- A DATE on both sides, so that DuckDB skips the row groups of other months (a TIMESTAMP here read them all).
-      AND t.month BETWEEN b.lo AND (b.hi + INTERVAL 1 MONTH)::DATE
+      AND t.month BETWEEN (b.lo - INTERVAL 1 MONTH)::DATE AND (b.hi + INTERVAL 1 MONTH)::DATE
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
 ),
 base AS (
@@ -208,7 +209,7 @@ card_candidates AS (
                                                     list_filter(string_split(lower(regexp_replace(a.provider || ' ' || a.account_name, '[^A-Za-z]+', ' ', 'g')), ' '),
                                                                 w -> length(w) > 2)) DESC,
                                        b.date_time <= c.date_time DESC, abs(epoch(c.date_time) - epoch(b.date_time)), b.transaction_id) AS pick
-    FROM base b
+    FROM wide b
     JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
      AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
     JOIN transactions c ON c.client_id = b.client_id AND c.customer_id = b.customer_id AND list_contains(b.cards, c.account_id)
