@@ -61,9 +61,10 @@ subjects AS (
     LEFT JOIN accounts a ON a.client_id = s.client_id AND a.customer_id = s.customer_id AND a.account_type = 'credit_card'
     GROUP BY s.client_id, s.customer_id
 ),
--- The ranges' transactions, and those of the months either side: a direct debit paid at the end of the last month may
--- be returned in the first days of the next (see reversed), and which payment a card credit or a return picks depends
--- on the debits around it, which a range's first days must see as every other range does.
+-- The ranges' transactions, and those of the fortnight either side: a direct debit paid at the end of the last month
+-- may be returned in the first days of the next (see reversed), and which payment a card credit or a return picks
+-- depends on the debits around it (up to twelve days away, through a credit that picked the same), which a range's
+-- first days must see as every other range does.
 wide AS (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month, t.currency,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
@@ -76,6 +77,7 @@ wide AS (
       AND ($currency::VARCHAR IS NULL OR t.currency = $currency::VARCHAR)
       -- A DATE on both sides, so that DuckDB skips the row groups of other months (a TIMESTAMP here read them all).
       AND t.month BETWEEN (b.lo - INTERVAL 1 MONTH)::DATE AND (b.hi + INTERVAL 1 MONTH)::DATE
+      AND t.date_time >= b.lo - INTERVAL 14 DAY AND t.date_time < b.hi + INTERVAL 1 MONTH + INTERVAL 14 DAY
       AND ($account_ids IS NULL OR list_contains(from_json($account_ids::JSON, '["VARCHAR"]'), t.account_id))
 ),
 base AS (
