@@ -61,18 +61,19 @@ describe("payments to the customer's own credit card", () => {
         tx('acc-cur', 'AMEX', on(m, 15), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
       ]),
     ];
-    // A second customer pays two cards the same 100.00 a day apart, BARCLAYCARD (connected: a Barclaycard account) and
-    // AMEX (not connected), and the Barclaycard account shows one payment arriving, the day after the second.
+    // A second customer pays two cards the same 100.00 a day apart, BARCLAYCARD (connected: a Barclaycard account named
+    // Credit Card) and AMEX CREDIT CARD (not connected), and the Barclaycard account shows one payment arriving, the day
+    // after the second.
     const second = <T extends { customer_id: string }>(e: T): T => ({ ...e, customer_id: 'cust-card-2' });
     const barclaycard = second(account('acc-bc', 'credit_card'));
-    Object.assign(barclaycard.data, { provider: 'Barclaycard', account_name: 'Barclaycard Platinum' });
+    Object.assign(barclaycard.data, { provider: 'Barclaycard', account_name: 'Credit Card' });
     events.push(
       second(account('acc-cur', 'current')),
       barclaycard,
       ...[1, 2, 3].flatMap((m) => [
         tx('acc-bc', 'TESCO STORES', on(m, 5), '100.00', 'debit', 'shopping', 'other_shopping'),
         tx('acc-cur', 'BARCLAYCARD', on(m, 10), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
-        tx('acc-cur', 'AMEX', on(m, 11), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
+        tx('acc-cur', 'AMEX CREDIT CARD', on(m, 11), '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'),
         tx('acc-bc', 'PAYMENT RECEIVED THANK YOU', on(m, 12), '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'),
       ].map(second)),
     );
@@ -139,9 +140,10 @@ describe("payments to the customer's own credit card", () => {
     const res = await api.call('GET', '/v1/affordability/insights?month_from=2025-01&month_to=2025-03', { headers: authHeaders(token, CLIENT, 'cust-card-2') });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const second = expectSchema(insightsResponse, res.body).data as InsightsData;
-    // 100.00 on the card and 100.00 to Amex a month; AMEX, nearer the arrival than BARCLAYCARD, is not the one it names.
+    // 100.00 on the card and 100.00 to Amex a month; AMEX CREDIT CARD, nearer the arrival than BARCLAYCARD, is not the
+    // one it names (a word of the card account's name, Credit Card, is not a name).
     expect(second.expenditure.total.monthly_totals.map((m) => m.amount.value)).toEqual(['200.00', '200.00', '200.00']);
-    expect(second.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['AMEX', '100.00']]);
+    expect(second.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['AMEX CREDIT CARD', '100.00']]);
   });
 
   it('picks the same payment for a card credit in every range, one that begins the day after the other payment included', async () => {

@@ -202,14 +202,16 @@ class_keys AS (
 -- counted it a second time, as spending and a commitment. With the card's account left out of the accounts asked
 -- for, the payment is all that shows of its spending, and counts. And a credit onto a card account pays it off: it is
 -- no new borrowing, whatever its category. Each credit on the card stands for one payment: the one that names the
--- card's provider or account (BARCLAYCARD for a Barclaycard), else the nearest before it; of two credits that pick
--- the same payment, the later takes its next choice (a payment of the same amount to another card stays spending).
+-- card's provider (BARCLAYCARD for a Barclaycard; words any card's name holds, such as CREDIT or CARD, do not count),
+-- else the nearest before it; of two credits that pick the same payment, the later takes its next choice (a payment
+-- of the same amount to another card stays spending).
 card_candidates AS (
     SELECT c.client_id, c.customer_id, c.transaction_id AS credit_id, c.date_time AS credit_at, b.transaction_id AS debit_id,
            row_number() OVER (PARTITION BY c.client_id, c.customer_id, c.transaction_id
                               ORDER BY list_has_any(list_filter(string_split(k.norm, ' '), w -> length(w) > 2),
-                                                    list_filter(string_split(lower(regexp_replace(a.provider || ' ' || a.account_name, '[^A-Za-z]+', ' ', 'g')), ' '),
-                                                                w -> length(w) > 2)) DESC,
+                                                    list_filter(string_split(regexp_replace(strip_accents(lower(a.provider)), '[^a-z]+', ' ', 'g'), ' '),
+                                                                w -> length(w) > 2 AND w NOT IN ('card', 'cards', 'credit', 'bank', 'plc', 'ltd', 'limited',
+                                                                    'the', 'and', 'payment', 'payments', 'visa', 'mastercard', 'account', 'financial', 'services'))) DESC,
                                        b.date_time <= c.date_time DESC, abs(epoch(c.date_time) - epoch(b.date_time)), b.transaction_id) AS pick
     FROM wide b
     JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
