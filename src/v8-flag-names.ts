@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
  * for `_`, which V8 takes alike.
  */
 
-/** What a flag takes: `bool` (or `maybe_bool`), a whole number, a number, or a string. */
-type FlagType = 'bool' | 'whole' | 'number' | 'string';
-const WHOLE = new Set(['int', 'uint', 'uint64', 'size_t']);
+/** What a flag takes: `bool` (or `maybe_bool`), a whole number (signed or not), a number, or a string. */
+type FlagType = 'bool' | 'whole' | 'unsigned' | 'number' | 'string';
+const UNSIGNED = new Set(['uint', 'uint64', 'size_t']);
 
 let known: Map<string, FlagType> | undefined;
 
@@ -25,7 +25,7 @@ function v8Flags(): Map<string, FlagType> | undefined {
     const name = /^ {2}--([a-z0-9_-]+) \(/i.exec(line)?.[1];
     if (name === undefined) return;
     const type = /^\s+type: (\S+)/.exec(lines[i + 1] ?? '')?.[1] ?? 'string';
-    flags.set(name.replaceAll('_', '-'), type.endsWith('bool') ? 'bool' : WHOLE.has(type) ? 'whole' : type === 'float' ? 'number' : 'string');
+    flags.set(name.replaceAll('_', '-'), type.endsWith('bool') ? 'bool' : type === 'int' ? 'whole' : UNSIGNED.has(type) ? 'unsigned' : type === 'float' ? 'number' : 'string');
   });
   if (flags.size > 0) known = flags;
   return known;
@@ -49,6 +49,7 @@ export function v8FlagsProblem(value: string): string | undefined {
     if (type === 'bool' && given !== undefined) return `${written} is on or off, and takes no value`;
     if (type !== 'bool' && given === undefined) return `${written} takes a value: ${written}=...`;
     if (type === 'whole' && !/^[+-]?\d+$/.test(given ?? '')) return `${written} takes a whole number, not '${given}'`;
+    if (type === 'unsigned' && !/^\+?\d+$/.test(given ?? '')) return `${written} takes a whole number of 0 or more, not '${given}'`;
     if (type === 'number' && !/^[+-]?\d+(\.\d+)?$/.test(given ?? '')) return `${written} takes a number, not '${given}'`;
   }
   return undefined;

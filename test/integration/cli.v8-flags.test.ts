@@ -34,6 +34,7 @@ describe('AFFORD_V8_FLAGS', () => {
       ['--heap-growing-percent=lots', "--heap-growing-percent takes a whole number, not 'lots'"],
       ['--max-lazy=1', '--max-lazy is on or off, and takes no value'],
       ['--stack-size=1.5', "--stack-size takes a whole number, not '1.5'"],
+      ['--max-semi-space-size=-1', "--max-semi-space-size takes a whole number of 0 or more, not '-1'"],
       ['--heap-growing-percent', '--heap-growing-percent takes a value: --heap-growing-percent=...'],
     ]) {
       const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
