@@ -4,7 +4,7 @@ import { Decompress as ZstdStream } from 'fzstd';
 import * as lz4 from 'lz4js';
 import * as snappy from 'snappyjs';
 import { statedSizes } from './zstd-frames.js';
-import { standInRecords } from './kafka-refused-batch.js';
+import { batchIdentity, standInRecords } from './kafka-refused-batch.js';
 
 /**
  * The compressions a Kafka producer may use on its record batches (gzip,
@@ -172,12 +172,30 @@ const ATTRIBUTE = { gzip: 1, Snappy: 2, LZ4: 3, ZStandard: 4 } as const;
 /**
  * A failure of the process rather than of the batch: memory it could not
  * have this time. The batch may read the next time, so it is not
- * dead-lettered; the fetch fails, and is tried again, as before.
+ * dead-lettered at once; the fetch fails, and is tried again, as before,
+ * up to MEMORY_TRIES times for the same batch. A batch that needs more than
+ * the process ever has (a 128 MiB window in a small container) would
+ * otherwise hold its fetch for ever.
  */
 function passing(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (code === 'ERR_MEMORY_ALLOCATION_FAILED' || code === 'Z_MEM_ERROR' || code === 'ENOMEM') return true;
   return err instanceof RangeError && /allocation failed/i.test(err.message);
+}
+
+export const MEMORY_TRIES = 3;
+/** Batches that failed for want of memory, by their identity (kafka-refused-batch.ts), and how many times. */
+const memoryFailures = new Map<string, number>();
+
+/** Whether a batch that failed for want of memory is tried again (the error thrown) rather than stood in for. */
+function tryAgain(buffer: Buffer, attribute: number): boolean {
+  const batch = batchIdentity(buffer, attribute);
+  if (batch === undefined) return true;
+  const tries = (memoryFailures.get(batch) ?? 0) + 1;
+  if (memoryFailures.size >= 1000) memoryFailures.clear();
+  memoryFailures.set(batch, tries);
+  return tries < MEMORY_TRIES;
 }
 
 /** `codec` as the client is given it: a batch it refuses, or cannot decompress, becomes stand-in records (kafka-refused-batch.ts). */
@@ -188,7 +206,7 @@ export function readingBatches(codec: KafkaCodec, name: keyof typeof ATTRIBUTE):
       try {
         return await codec.decompress(buffer);
       } catch (err) {
-        if (passing(err)) throw err;
+        if (passing(err) && tryAgain(buffer, ATTRIBUTE[name])) throw err;
         const records = standInRecords(buffer, { name, attribute: ATTRIBUTE[name] }, (err as Error).message ?? String(err));
         if (records === undefined) throw err;
         return records;

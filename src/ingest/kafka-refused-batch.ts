@@ -70,11 +70,8 @@ function putRecord(out: Buffer, at: number, offsetDelta: number): number {
  * when its header cannot be read or it counts too many records.
  */
 export function standInRecords(payload: Buffer, codec: { name: string; attribute: number }, why: string): Buffer | undefined {
-  const start = payload.byteOffset - HEADER_BYTES;
-  if (start < 0) return undefined;
-  const header = Buffer.from(payload.buffer, start, HEADER_BYTES);
-  const batchLength = header.readInt32BE(8);
-  if (header[16] !== 2 || (header.readInt16BE(21) & 0x07) !== codec.attribute || batchLength !== HEADER_BYTES - LENGTH_COUNTED_FROM + payload.length) return undefined;
+  const header = headerOf(payload, codec.attribute);
+  if (header === undefined) return undefined;
   const firstOffset = header.readBigInt64BE(0);
   const lastDelta = header.readInt32BE(23);
   const count = header.readInt32BE(57);
@@ -88,6 +85,22 @@ export function standInRecords(payload: Buffer, codec: { name: string; attribute
   refusals.set(out.buffer, { reason: `the ${codec.name}-compressed record batch of ${records}, is not read: ${why}`, lastOffset });
   refusedCount++;
   return out.subarray(0, at);
+}
+
+/** The header of the batch whose compressed records are `payload`, when it lies before them and checks out. */
+function headerOf(payload: Buffer, attribute: number): Buffer | undefined {
+  const start = payload.byteOffset - HEADER_BYTES;
+  if (start < 0) return undefined;
+  const header = Buffer.from(payload.buffer, start, HEADER_BYTES);
+  const batchLength = header.readInt32BE(8);
+  if (header[16] !== 2 || (header.readInt16BE(21) & 0x07) !== attribute || batchLength !== HEADER_BYTES - LENGTH_COUNTED_FROM + payload.length) return undefined;
+  return header;
+}
+
+/** Which batch `payload` is, as far as its header tells (first offset, CRC, length), or undefined when it cannot be read. */
+export function batchIdentity(payload: Buffer, attribute: number): string | undefined {
+  const header = headerOf(payload, attribute);
+  return header === undefined ? undefined : `${header.readBigInt64BE(0)}:${header.readUInt32BE(17)}:${header.readInt32BE(8)}`;
 }
 
 /** The refused batch a record's value stands in for, or undefined for a record of the broker's. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gzipCodec, readingBatches } from '../../src/ingest/kafka-codecs.js';
+import { gzipCodec, MEMORY_TRIES, readingBatches } from '../../src/ingest/kafka-codecs.js';
 import { MAX_STAND_INS, refusedBatchOf } from '../../src/ingest/kafka-refused-batch.js';
 import { COMPRESSION, recordBatch } from '../helpers/kafka-raw.js';
 
@@ -73,14 +73,20 @@ describe('a record batch its codec refuses', () => {
     await expect(codec.decompress(whole.subarray(61))).resolves.toBeInstanceOf(Buffer);
   });
 
-  it('is not dead-lettered when the codec fails for want of memory: that batch may read the next time', async () => {
+  it('is not dead-lettered when the codec fails for want of memory, until the same batch has failed so three times', async () => {
     const failing = (err: Error) => readingBatches({ compress: gzipCodec.compress, decompress: async () => Promise.reject(err) }, 'gzip');
-    const batch = () => inResponse(recordBatch(records(3), { compression: COMPRESSION.gzip, compress: (raw) => gzipSync(raw) }), 0n).subarray(61);
+    const batch = (offset: bigint) => inResponse(recordBatch(records(3), { compression: COMPRESSION.gzip, compress: (raw) => gzipSync(raw) }), offset).subarray(61);
     const noMemory = Object.assign(new Error('Cannot allocate memory'), { code: 'ERR_MEMORY_ALLOCATION_FAILED' });
-    await expect(failing(noMemory).decompress(batch())).rejects.toBe(noMemory);
     const allocation = new RangeError('Array buffer allocation failed');
-    await expect(failing(allocation).decompress(batch())).rejects.toBe(allocation);
-    // The batch's own fault is stood in for.
-    await expect(failing(new Error('incorrect header check')).decompress(batch())).resolves.toBeInstanceOf(Buffer);
+    expect(MEMORY_TRIES).toBe(3);
+    // The same batch (its first offset, CRC and length) tried again and again, as the consumer does.
+    await expect(failing(noMemory).decompress(batch(500n))).rejects.toBe(noMemory);
+    await expect(failing(allocation).decompress(batch(500n))).rejects.toBe(allocation);
+    const third = await failing(allocation).decompress(batch(500n));
+    expect(third).toBeInstanceOf(Buffer);
+    // Another batch starts its own count.
+    await expect(failing(allocation).decompress(batch(900n))).rejects.toBe(allocation);
+    // The batch's own fault is stood in for at once.
+    await expect(failing(new Error('incorrect header check')).decompress(batch(1200n))).resolves.toBeInstanceOf(Buffer);
   });
 });
