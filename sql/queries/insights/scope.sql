@@ -65,7 +65,7 @@ subjects AS (
 -- may be returned in the first days of the next (see reversed), and which payment a card credit or a return picks
 -- depends on the debits around it (up to twelve days away, through a credit that picked the same), which a range's
 -- first days must see as every other range does.
-wide AS (
+wide AS MATERIALIZED (
     SELECT t.client_id, t.customer_id, t.transaction_id, t.account_id, t.date_time, t.month, t.currency,
            t.amount, t.credit_debit_indicator AS direction, t.description, t.counterparty_name, t.category_l1, t.category_l2,
            coalesce(list_contains(s.cards, t.account_id), false) AS on_card, s.cards,
@@ -183,7 +183,7 @@ classified AS (
      AND sk.direction = k.direction AND sk.category_l1 = k.category_l1 AND sk.category_l2 = k.category_l2
 ),
 -- Every insight key of a class, but the overdraft's.
-class_keys AS (
+class_keys AS MATERIALIZED (
     SELECT description, counterparty_name, direction, category_l1, category_l2, norm, words, source, kind,
            list_concat(
                CASE WHEN source IS NULL THEN []::VARCHAR[]
