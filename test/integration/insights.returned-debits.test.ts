@@ -57,7 +57,11 @@ describe('direct debits returned unpaid', () => {
         tx('ACME GYM', '2025-03-03', '10.00', 'debit', 'health_and_fitness', 'gym_and_fitness'),
         tx('PHONECO', '2025-03-03', '10.00', 'debit', 'utilities', 'phone_and_broadband'),
         tx('UNPAID DD PHONECO', '2025-03-05', '10.00', 'credit', 'banking', 'unpaid_transactions'),
-        tx('RETURNED DIRECT DEBIT', '2025-03-05', '10.00', 'credit', 'banking', 'unpaid_transactions')].map(other),
+        tx('RETURNED DIRECT DEBIT', '2025-03-05', '10.00', 'credit', 'banking', 'unpaid_transactions'),
+        // A return that names no payee, after a bill and a purchase of the same amount: the bill is what came back.
+        tx('ADMIRAL INSURANCE', '2025-03-20', '45.00', 'debit', 'insurance', 'vehicle_insurance'),
+        tx('AMAZON', '2025-03-21', '45.00', 'debit', 'shopping', 'other_shopping'),
+        tx('RETURNED DIRECT DEBIT', '2025-03-22', '45.00', 'credit', 'banking', 'unpaid_transactions')].map(other),
     );
     const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'dd', lineNumber: i + 1 } })));
     expect(result.deadLetters).toEqual([]);
@@ -93,10 +97,11 @@ describe('direct debits returned unpaid', () => {
   it('gives back the debit the return names, not a purchase of the same amount, and one debit for each return', async () => {
     // CURRYS (21 February, after the bill) is the latest debit of 90.00 before the return, but the return names OCTOPUS
     // ENERGY; of the two bills of 10.00 both returned, PHONECO's return names it and the other takes ACME GYM.
+    // The unnamed return of 45.00 gives back the insurance bill, not the later purchase.
     const data = await insights('2025-02', '2025-03', 'cust-dd-2');
-    expect(data.expenditure.total.overall_total).toEqual(gbp('90.00'));
-    expect(data.expenditure.flexible.total.overall_total).toEqual(gbp('90.00'));
+    expect(data.expenditure.total.overall_total).toEqual(gbp('135.00'));
+    expect(data.expenditure.flexible.total.overall_total).toEqual(gbp('135.00'));
     expect(data.expenditure.commitments).toEqual([]);
-    expect(await followLink(api, data.expenditure.total._links.transactions, authHeaders(token, CLIENT, 'cust-dd-2'))).toEqual({ total: '90.00', count: 1 });
+    expect(await followLink(api, data.expenditure.total._links.transactions, authHeaders(token, CLIENT, 'cust-dd-2'))).toEqual({ total: '135.00', count: 2 });
   });
 });

@@ -241,11 +241,13 @@ paid_to_card AS (
 -- commitment. Counted, a direct debit returned and presented again was spending twice, and one returned and not
 -- presented again spending that never left the account. The credit keeps its signal, and the bank's fee for it is
 -- spending. Each return gives back one debit: the one its text names (UNPAID DD OCTOPUS ENERGY for OCTOPUS ENERGY),
--- else the latest before it; of two returns that pick the same debit, the later takes its next choice.
+-- else a bill (a debit of a commitment kind, as direct debits are) rather than a purchase, the latest first; of two
+-- returns that pick the same debit, the later takes its next choice.
 reversal_candidates AS (
     SELECT r.client_id, r.customer_id, r.transaction_id AS credit_id, r.date_time AS credit_at, d.transaction_id AS debit_id,
            row_number() OVER (PARTITION BY r.client_id, r.customer_id, r.transaction_id
-                              ORDER BY contains(rk.words, ' ' || dk.norm || ' ') DESC, d.date_time DESC, d.transaction_id DESC) AS pick
+                              ORDER BY contains(rk.words, ' ' || dk.norm || ' ') DESC, dk.kind IS NOT NULL DESC, d.date_time DESC,
+                                       d.transaction_id DESC) AS pick
     FROM wide r
     JOIN class_keys rk ON rk.description = r.description AND rk.counterparty_name IS NOT DISTINCT FROM r.counterparty_name
      AND rk.direction = r.direction AND rk.category_l1 = r.category_l1 AND rk.category_l2 = r.category_l2
