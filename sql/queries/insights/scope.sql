@@ -17,8 +17,8 @@
 --           expenditure (debits outside the transfers bucket), fixed and commitment:<kind>:<norm>, or flexible
 --           gambling, high_cost_credit, new_borrowing, returned_direct_debit, unpaid_fee, cash_withdrawal (the signal rules)
 --           overdrawn (its running balance is below zero; credit card accounts' balances are owed, never overdrawn)
---           A payment to one of the customer's own credit card accounts (see paid_to_card), and a debit a returned
---           direct debit gives back (see reversed), is no expenditure; a credit onto a card is no new borrowing.
+--           A payment to one of the customer's own credit card accounts (see card_candidates), and a debit a returned
+--           direct debit gives back (see reversal_candidates), is no expenditure; a credit onto a card is no new borrowing.
 --
 -- $customers            JSON [{client_id, customer_id}]
 -- $ranges               JSON [{range_key, month_from, month_to}], months as first days
@@ -62,7 +62,7 @@ subjects AS (
     GROUP BY s.client_id, s.customer_id
 ),
 -- The ranges' transactions, and those of the fortnight either side: a direct debit paid at the end of the last month
--- may be returned in the first days of the next (see reversed), and which payment a card credit or a return picks
+-- may be returned in the first days of the next (see reversal_candidates), and which payment a card credit or a return picks
 -- depends on the debits around it (up to twelve days away, through a credit that picked the same), which a range's
 -- first days must see as every other range does.
 wide AS MATERIALIZED (
@@ -224,18 +224,6 @@ card_candidates AS (
     JOIN accounts a ON a.client_id = c.client_id AND a.customer_id = c.customer_id AND a.account_id = c.account_id
     WHERE k.kind = 'credit_card' AND NOT b.on_card
 ),
-paid_to_card AS (
-    SELECT DISTINCT client_id, customer_id, debit_id AS transaction_id FROM (
-        SELECT *, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
-        FROM card_candidates WHERE pick = 1
-    ) f WHERE claim = 1
-    UNION
-    SELECT n.client_id, n.customer_id, n.debit_id FROM card_candidates n
-    JOIN (SELECT client_id, customer_id, credit_id, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
-          FROM card_candidates WHERE pick = 1) f
-      ON f.client_id = n.client_id AND f.customer_id = n.customer_id AND f.credit_id = n.credit_id
-    WHERE f.claim > 1 AND n.pick = 2
-),
 -- A debit that a returned direct debit gives back (a credit of the returned_direct_debit signal on the same account,
 -- of the same amount and currency, at most seven days later) was never paid: it is no spending, and no payment of its
 -- commitment. Counted, a direct debit returned and presented again was spending twice, and one returned and not
@@ -258,16 +246,23 @@ reversal_candidates AS (
      AND dk.direction = d.direction AND dk.category_l1 = d.category_l1 AND dk.category_l2 = d.category_l2
     WHERE r.direction = 'credit' AND list_contains(rk.keys, 'returned_direct_debit')
 ),
-reversed AS (
-    SELECT DISTINCT client_id, customer_id, debit_id AS transaction_id FROM (
-        SELECT *, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
-        FROM reversal_candidates WHERE pick = 1
-    ) f WHERE claim = 1
+-- Both matchings at once: each credit takes its first choice; of credits whose first choice is the same debit, the
+-- earliest keeps it and the later ones take their second.
+candidates AS (
+    SELECT 'card' AS matching, * FROM card_candidates
+    UNION ALL
+    SELECT 'return', * FROM reversal_candidates
+),
+claims AS (
+    SELECT matching, client_id, customer_id, credit_id, debit_id,
+           row_number() OVER (PARTITION BY matching, client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
+    FROM candidates WHERE pick = 1
+),
+matched AS (
+    SELECT matching, client_id, customer_id, debit_id AS transaction_id FROM claims WHERE claim = 1
     UNION
-    SELECT n.client_id, n.customer_id, n.debit_id FROM reversal_candidates n
-    JOIN (SELECT client_id, customer_id, credit_id, row_number() OVER (PARTITION BY client_id, customer_id, debit_id ORDER BY credit_at, credit_id) AS claim
-          FROM reversal_candidates WHERE pick = 1) f
-      ON f.client_id = n.client_id AND f.customer_id = n.customer_id AND f.credit_id = n.credit_id
+    SELECT n.matching, n.client_id, n.customer_id, n.debit_id FROM candidates n
+    JOIN claims f ON f.matching = n.matching AND f.client_id = n.client_id AND f.customer_id = n.customer_id AND f.credit_id = n.credit_id
     WHERE f.claim > 1 AND n.pick = 2
 ),
 tx_keys AS (
@@ -280,9 +275,8 @@ tx_keys AS (
     FROM base b
     JOIN class_keys k ON k.description = b.description AND k.counterparty_name IS NOT DISTINCT FROM b.counterparty_name
      AND k.direction = b.direction AND k.category_l1 = b.category_l1 AND k.category_l2 = b.category_l2
-    LEFT JOIN paid_to_card p ON p.client_id = b.client_id AND p.customer_id = b.customer_id AND p.transaction_id = b.transaction_id
-    LEFT JOIN (SELECT DISTINCT client_id, customer_id, transaction_id FROM reversed) v
-      ON v.client_id = b.client_id AND v.customer_id = b.customer_id AND v.transaction_id = b.transaction_id
+    LEFT JOIN matched p ON p.matching = 'card' AND p.client_id = b.client_id AND p.customer_id = b.customer_id AND p.transaction_id = b.transaction_id
+    LEFT JOIN matched v ON v.matching = 'return' AND v.client_id = b.client_id AND v.customer_id = b.customer_id AND v.transaction_id = b.transaction_id
 )
 SELECT client_id, customer_id, transaction_id, account_id, date_time, date_time::DATE AS day, month, amount, direction,
        description, running_balance, norm, source, kind,
