@@ -11,6 +11,8 @@ import { queryRows } from '../../src/db/rows.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import type { KafkaIngestSettings } from '../../src/ingest/kafka-settings.js';
+import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
+import { IngestMetrics } from '../../src/ingest/metrics.js';
 import { silentLogger } from './store.js';
 import { rowsAs } from './rows.js';
 
@@ -54,6 +56,29 @@ export function testIngestSettings(bootstrap: string, groupId: string, topics: r
     batchWaitMs: batch.waitMs,
     sessionTimeoutMs: 6000,
   };
+}
+
+/**
+ * Runs a consumer of `topics` into `store` until its catch-up check says it
+ * has read to the ends it found as it started (or 20 s have passed), stops
+ * it, and returns the offsets it committed.
+ */
+export async function consumeCaughtUp(store: Store, bootstrap: string, groupId: string, topics: readonly string[]): Promise<Map<string, bigint>> {
+  const ingest = await KafkaIngest.create({
+    pipeline: buildPipeline(store, silentLogger),
+    metrics: new IngestMetrics(),
+    logger: silentLogger,
+    settings: testIngestSettings(bootstrap, groupId, topics),
+  });
+  const check = await ingest.catchUpProbe()();
+  ingest.run();
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return new Map(ingest.committedOffsets());
+  } finally {
+    await ingest.stop();
+  }
 }
 
 /** A single clean `ingestFile` of the same events into a DuckDB file of its own (a new one each call: tests of one folder may ask for several). */

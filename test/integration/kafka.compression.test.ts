@@ -3,11 +3,8 @@ import path from 'node:path';
 import * as snappy from 'snappyjs';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
-import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
-import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, storedMonthlySums, consumeCaughtUp } from '../helpers/kafka-data.js';
 import { COMPRESSION, produceRaw, recordBatch } from '../helpers/kafka-raw.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -59,21 +56,7 @@ describe('Kafka ingest of compressed record batches', () => {
 
     const store = await Store.open(path.join(kafka.dir, 'compression.duckdb'), silentLogger);
     try {
-      const ingest = await KafkaIngest.create({
-        pipeline: buildPipeline(store, silentLogger),
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: testIngestSettings(kafka.broker.bootstrap, 'compression-test', [TOPIC]),
-      });
-      const check = await ingest.catchUpProbe()();
-      ingest.run();
-      try {
-        const deadline = Date.now() + 20_000;
-        while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        expect(new Map(ingest.committedOffsets())).toEqual(ends);
-      } finally {
-        await ingest.stop();
-      }
+      expect(await consumeCaughtUp(store, kafka.broker.bootstrap, 'compression-test', [TOPIC])).toEqual(ends);
       expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums(lines));
       const perCustomer = await store.read((c) => rowsAs<{ customer_id: string; n: number }>(c, 'SELECT customer_id, count(*)::INTEGER AS n FROM transactions GROUP BY 1 ORDER BY 1'));
       expect(perCustomer.map((r) => r.customer_id)).toEqual([...customers].sort());

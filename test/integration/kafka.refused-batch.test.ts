@@ -3,11 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { DLQ_HEADERS } from '../../src/ingest/dlq.js';
-import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
-import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums, consumeCaughtUp } from '../helpers/kafka-data.js';
 import { COMPRESSION, produceRaw, recordBatch } from '../helpers/kafka-raw.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
@@ -53,21 +50,7 @@ describe('Kafka ingest of a record batch its codec refuses', () => {
 
     const store = await Store.open(path.join(kafka.dir, 'refused.duckdb'), silentLogger);
     try {
-      const ingest = await KafkaIngest.create({
-        pipeline: buildPipeline(store, silentLogger),
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: testIngestSettings(kafka.broker.bootstrap, 'refused-batch-test', [TOPIC]),
-      });
-      const check = await ingest.catchUpProbe()();
-      ingest.run();
-      try {
-        const deadline = Date.now() + 20_000;
-        while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        expect(new Map(ingest.committedOffsets())).toEqual(ends);
-      } finally {
-        await ingest.stop();
-      }
+      expect(await consumeCaughtUp(store, kafka.broker.bootstrap, 'refused-batch-test', [TOPIC])).toEqual(ends);
       // Every event of every partition, the two halves around each refused batch included.
       expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums(lines));
       const dead = await store.read((c) =>

@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
-import { KafkaIngest } from '../../src/ingest/kafka-ingest.js';
-import { IngestMetrics } from '../../src/ingest/metrics.js';
-import { buildPipeline } from '../../src/app/pipeline.js';
 import { useKafkaFixture } from '../helpers/kafka-fixture.js';
-import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums, testIngestSettings } from '../helpers/kafka-data.js';
+import { brokerTopics, endOffsets, expectedMonthlySums, generated, readTopics, storedMonthlySums, consumeCaughtUp } from '../helpers/kafka-data.js';
 import { silentLogger } from '../helpers/store.js';
 import { rowsAs } from '../helpers/rows.js';
 
@@ -28,18 +25,7 @@ describe('Kafka values in the Schema Registry wire format', () => {
 
     const store = await Store.open(path.join(kafka.dir, 'schema-registry.duckdb'), silentLogger);
     try {
-      const ingest = await KafkaIngest.start({
-        pipeline: buildPipeline(store, silentLogger),
-        metrics: new IngestMetrics(),
-        logger: silentLogger,
-        settings: testIngestSettings(kafka.broker.bootstrap, 'schema-registry-test', [TOPIC]),
-      });
-      try {
-        const deadline = Date.now() + 20_000;
-        while (![...ends].every(([k, end]) => ingest.committedOffsets().get(k) === end) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      } finally {
-        await ingest.stop();
-      }
+      expect(await consumeCaughtUp(store, kafka.broker.bootstrap, 'schema-registry-test', [TOPIC])).toEqual(ends);
       expect(await storedMonthlySums(store)).toEqual(expectedMonthlySums(lines));
       const dead = await store.read((c) => rowsAs<{ raw: string }>(c, 'SELECT raw FROM dead_letters'));
       expect(dead).toEqual([{ raw: bad }]);
