@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
 import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { item } from '../helpers/transaction-events.js';
 
 /**
  * Payments whose text names the month they are for, by hand, over January
@@ -45,7 +46,7 @@ describe('payments whose text names their month', () => {
       ...LONG.map((m, i) => payment('cust-months', `RENT HOMES LTD ${m}`, day(i + 1, '01'), '900.00', 'debit', 'mortgage_and_rent', 'rent')),
       payment('cust-months', 'MAY', day(5, '15'), '40.00', 'credit', 'income', 'other_income'),
     ];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'months', lineNumber: i + 1 } })));
+    const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
   });
   afterAll(async () => api.close());

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
 import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { item } from '../helpers/transaction-events.js';
 
 /**
  * A tenancy that began late in the range, by hand, over January to June
@@ -44,7 +45,7 @@ describe('a commitment that began late in the range', () => {
       tx('KLARNA*ASOS', '2025-06-03', '50.00', 'debit', 'shopping', 'clothing'),
       tx('KLARNA*ASOS', '2025-06-10', '50.00', 'debit', 'shopping', 'clothing'),
     ];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'new', lineNumber: i + 1 } })));
+    const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
     const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, CUSTOMER) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData, RiskSignal } from '../../src/reports/insights-model.js';
 import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { item } from '../helpers/transaction-events.js';
 
 /**
  * An account overdrawn from December into January, by hand, asked about for
@@ -61,7 +62,7 @@ describe('days in overdraft carried into the range', () => {
       tx('cust-november', '2024-11-20', '400.00', 'debit', '-150.00'),
       tx('cust-november', '2025-01-10', '2000.00', 'credit', '1850.00'),
     ];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'od', lineNumber: i + 1 } })));
+    const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
   });
   afterAll(async () => api.close());

@@ -3,6 +3,7 @@ import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import { subtract } from '../../src/domain/money.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
 import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { item } from '../helpers/transaction-events.js';
 
 /**
  * A customer who connected a current account and a credit card, by hand,
@@ -89,7 +90,7 @@ describe("payments to the customer's own credit card", () => {
       third(at(tx('acc-cur', 'BARCLAYCARD', '2025-01-01', '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T18:00:00Z')),
       third(at(tx('acc-card', 'PAYMENT RECEIVED THANK YOU', '2025-01-01', '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T09:00:00Z')),
     );
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'card', lineNumber: i + 1 } })));
+    const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
     const res = await api.call('GET', PATH, { headers });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
 import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { item } from '../helpers/transaction-events.js';
 
 /**
  * Direct debits returned unpaid, by hand, over January to June 2025: an
@@ -63,7 +64,7 @@ describe('direct debits returned unpaid', () => {
         tx('AMAZON', '2025-03-21', '45.00', 'debit', 'shopping', 'other_shopping'),
         tx('RETURNED DIRECT DEBIT', '2025-03-22', '45.00', 'credit', 'banking', 'unpaid_transactions')].map(other),
     );
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'dd', lineNumber: i + 1 } })));
+    const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
   });
   afterAll(async () => api.close());
