@@ -45,6 +45,8 @@ export function installContentDecoding(app: FastifyInstance): void {
     if (codings.length === 0) return payload;
     const make = codings.length === 1 ? DECODERS[codings[0] as string] : undefined;
     if (!make) throw apiError('UNSUPPORTED_CONTENT_ENCODING');
+    // A body sent chunked with no chunk is empty, whatever its coding says: a decoder given no byte calls it damaged.
+    if (await endsEmpty(payload)) return payload;
     const decoded = make() as Decoded;
     decoded.receivedEncodedLength = 0;
     payload.on('data', (chunk: Buffer) => {
@@ -61,6 +63,26 @@ export function installContentDecoding(app: FastifyInstance): void {
       if (!decoded.readableEnded) decoded.destroy();
     });
     return decoded;
+  });
+}
+
+/**
+ * Whether the body ends before its first byte. Waits for its first bytes or
+ * its end, and leaves what arrived to be read; a body that fails or closes
+ * first is not called empty, and fails where it is read.
+ */
+function endsEmpty(payload: Readable): Promise<boolean> {
+  // A request received whole with no byte waiting to be read has none: Node may have closed it already.
+  if ((payload as Readable & { complete?: boolean }).complete === true) return Promise.resolve(payload.readableLength === 0);
+  return new Promise((resolve) => {
+    const settle = (empty: boolean): void => {
+      payload.off('readable', readable).off('error', failed).off('close', failed);
+      resolve(empty);
+    };
+    // 'readable' comes with data to read, or at the end with none.
+    const readable = (): void => settle(payload.readableLength === 0);
+    const failed = (): void => settle(false);
+    payload.on('readable', readable).once('error', failed).once('close', failed);
   });
 }
 

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
@@ -80,6 +81,42 @@ describe('a request body with a Content-Encoding', () => {
     for (const encoding of ['gzip', 'zstd']) {
       const res = await fetch(`${svc.base}/financial/v2/transactions?page_size=1`, { headers: { ...headers, 'x-customer-id': 'cust-gzip', 'content-encoding': encoding } });
       expect(res.status, encoding).toBe(200);
+    }
+  });
+
+  it('of an empty body answers as the same empty body sent plain: a body is required', async () => {
+    // Sent chunked, with no chunk: a client streaming a body it turned out to have nothing for.
+    const empty = (encoding?: string, pause = 0) =>
+      new Promise<{ status: number; json: () => unknown }>((resolve, reject) => {
+        const req = request(`${svc.base}/v2/ingest/transactions`, { method: 'POST', headers: { ...headers, ...(encoding === undefined ? {} : { 'content-encoding': encoding }) } });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text) }));
+        });
+        req.flushHeaders();
+        // No Content-Length was set: Node sends the body chunked, and here it sends no chunk.
+        expect(req.getHeader('transfer-encoding') ?? req.chunkedEncoding).toBeTruthy();
+        // At once, the request's end comes with its headers; after a pause, the service has the headers and waits for the rest.
+        setTimeout(() => req.end(), pause);
+      });
+    const plain = await empty();
+    const plainBody = plain.json();
+    expect(plain.status).toBe(400);
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      for (const pause of [0, 100]) {
+        const res = await empty(encoding, pause);
+        expect(res.status, `${encoding} after ${pause} ms`).toBe(400);
+        expect(res.json(), `${encoding} after ${pause} ms`).toEqual(plainBody);
+      }
+    }
+    // The coding of nothing at all: the body, once decoded, is empty too.
+    for (const [encoding, bytes] of [['gzip', gzipSync(Buffer.alloc(0))], ['deflate', deflateSync(Buffer.alloc(0))], ['br', brotliCompressSync(Buffer.alloc(0))]] as const) {
+      const res = await post(bytes, encoding);
+      expect(res.status, encoding).toBe(400);
+      expect(await res.json(), encoding).toEqual(plainBody);
     }
   });
 });
