@@ -14,7 +14,7 @@ import type { Logger } from '../logger.js';
 import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
 import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers, SourceMessage } from './kafka-types.js';
-import { unframedJson } from './value-framing.js';
+import { framedNotJson, unframedJson } from './value-framing.js';
 import { gzipCodec, lz4Codec, readingBatches, snappyCodec, zstdCodec } from './kafka-codecs.js';
 import { refusedBatchOf } from './kafka-refused-batch.js';
 
@@ -125,7 +125,16 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
     }
     // A Schema Registry's framing: the event is the JSON within, and the value as sent is kept for the DLQ.
     const json = unframedJson(m.value);
-    messages.push({ offset: m.offset, key: m.key, value: json ?? m.value, headers: (m.headers ?? {}) as Headers, ...(json === undefined ? {} : { sent: m.value as Buffer }) });
+    // Framed, but Avro or Protobuf within: a dead letter that says so.
+    const notJson = json === undefined ? framedNotJson(m.value) : undefined;
+    messages.push({
+      offset: m.offset,
+      key: m.key,
+      value: json ?? m.value,
+      headers: (m.headers ?? {}) as Headers,
+      ...(json === undefined ? {} : { sent: m.value as Buffer }),
+      ...(notJson === undefined ? {} : { refused: notJson }),
+    });
   }
   // The last record returned, which may be a marker or an aborted message the client kept from the batch.
   const lastRecord = BigInt(batch.lastOffset());

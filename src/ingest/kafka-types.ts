@@ -14,7 +14,7 @@ export interface SourceMessage {
   headers: Headers;
   /** The value as the producer sent it, when `value` is only the JSON within it: what the DLQ sends back. */
   sent?: Buffer;
-  /** Why this is a dead letter before it is read: it stands for a record batch its codec refused (kafka-refused-batch.ts). */
+  /** Why this is a dead letter before it is read: it stands for a record batch its codec refused (kafka-refused-batch.ts), or its value is framed for a Schema Registry but holds no JSON (value-framing.ts). */
   refused?: string;
 }
 

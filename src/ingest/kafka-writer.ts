@@ -78,7 +78,8 @@ class KafkaItem implements RawItem {
     if (m.refused !== undefined) this.refusal = m.refused;
     if (m.value === null) return (this.text = '');
     const text = strictText(m.value);
-    if (text === null) this.refusal = 'the message is not valid UTF-8';
+    // A reason the message came with (an Avro value, say) says more than its bytes' encoding.
+    if (text === null) this.refusal ??= 'the message is not valid UTF-8';
     this.text = text ?? valueText(m).slice(0, LIMITS.rawPrefixChars);
     return this.text;
   }
