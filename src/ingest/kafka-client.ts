@@ -125,16 +125,15 @@ function toSourceBatch(payload: EachBatchPayload): SourceBatch {
     }
     // A Schema Registry's framing: the event is the JSON within, and the value as sent is kept for the DLQ.
     const json = unframedJson(m.value);
-    // Framed, but Avro or Protobuf within: a dead letter that says so.
-    const notJson = json === undefined ? framedNotJson(m.value) : undefined;
-    messages.push({
-      offset: m.offset,
-      key: m.key,
-      value: json ?? m.value,
-      headers: (m.headers ?? {}) as Headers,
-      ...(json === undefined ? {} : { sent: m.value as Buffer }),
-      ...(notJson === undefined ? {} : { refused: notJson }),
-    });
+    // Properties set only when they apply, not spread: this runs for every message a fetch brings.
+    const message: SourceMessage = { offset: m.offset, key: m.key, value: json ?? m.value, headers: (m.headers ?? {}) as Headers };
+    if (json !== undefined) message.sent = m.value as Buffer;
+    else {
+      // Framed, but Avro or Protobuf within: a dead letter that says so.
+      const notJson = framedNotJson(m.value);
+      if (notJson !== undefined) message.refused = notJson;
+    }
+    messages.push(message);
   }
   // The last record returned, which may be a marker or an aborted message the client kept from the batch.
   const lastRecord = BigInt(batch.lastOffset());
