@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
-import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * Income that stops, by hand, over January to June 2025: a salary paid on
@@ -10,29 +9,17 @@ import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from
  * through the range, whose next payment (25 July) is not yet due.
  */
 const CLIENT = 'client-end';
-const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
 const gbp = (value: string) => ({ value, currency: 'GBP' });
 
-let n = 0;
-const salary = (customer: string, payer: string, day: string, amount: string) => ({
-  event_id: `ev-end-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-01T00:00:00Z', client_id: CLIENT, customer_id: customer,
-  data: {
-    transaction_id: `tx-end-${n}`, account_id: 'acc-1', provider: 'Monzo', description: `${payer} SALARY`, credit_debit_indicator: 'credit',
-    amount: { value: amount, currency: 'GBP' }, date_time: `${day}T09:00:00Z`, status: 'booked',
-    counterparty: { name: payer },
-    enrichments: { categories: { l1: { slug: 'income', confidence: '0.99' }, l2: { slug: 'salary', confidence: '0.99' } } }, tags: [],
-  },
-});
+const make = transactionEvents('end', CLIENT, '2025-07-01T00:00:00Z');
+const salary = (customer: string, payer: string, date: string, amount: string) =>
+  make({ customer, description: `${payer} SALARY`, date, amount, direction: 'credit', l1: 'income', l2: 'salary', confidence: '0.99', counterparty: payer });
 const months = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2025-0${from + i}-25`);
 
 describe('income streams that have stopped by the end of the range', () => {
   let api: ApiHarness;
   let token: string;
-  const insights = async (customer: string): Promise<InsightsData> => {
-    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, customer) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return expectSchema(insightsResponse, res.body).data as InsightsData;
-  };
+  const insights = (customer: string) => insightsOf(api, token, CLIENT, customer, '2025-01', '2025-06');
 
   beforeAll(async () => {
     api = await startApi();
@@ -94,8 +81,7 @@ describe('pay on the last Friday of the month, against pay every four weeks', ()
   afterAll(async () => api.close());
 
   const stream = async (customer: string) => {
-    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, customer) });
-    const data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    const data = await insightsOf(api, token, CLIENT, customer, '2025-01', '2025-06');
     return data.income.streams.map((s) => [s.frequency, s.next_expected_date, s.verified, s.predicted_monthly.value]);
   };
 
@@ -125,8 +111,7 @@ describe('a payday loan filed under income by the categoriser', () => {
   afterAll(async () => api.close());
 
   it('is borrowing, not income: flagged as high-cost credit and left out of income and its streams', async () => {
-    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, 'cust-loan') });
-    const data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    const data = await insightsOf(api, token, CLIENT, 'cust-loan', '2025-01', '2025-06');
     expect(data.income.total.overall_total).toEqual(gbp('12000.00'));
     expect(data.income.streams.map((s) => s.name)).toEqual(['ACME LTD SALARY']);
     expect(data.risk_signals.find((s) => s.name === 'high_cost_credit')).toMatchObject({ value: '1', flagged: true, amount: gbp('600.00') });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
-import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 import { item } from '../helpers/transaction-events.js';
 
 /**
@@ -13,29 +12,18 @@ import { item } from '../helpers/transaction-events.js';
  * none regular: no verified income at all.
  */
 const CLIENT = 'client-months';
-const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
 const SHORT = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN'];
 const LONG = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE'];
 
-let n = 0;
-const payment = (customer: string, description: string, day: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
-  event_id: `ev-months-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-01T00:00:00Z', client_id: CLIENT, customer_id: customer,
-  data: {
-    transaction_id: `tx-months-${n}`, account_id: 'acc-1', provider: 'Monzo', description, credit_debit_indicator: direction,
-    amount: { value: amount, currency: 'GBP' }, date_time: `${day}T09:00:00Z`, status: 'booked',
-    enrichments: { categories: { l1: { slug: l1, confidence: '0.99' }, l2: { slug: l2, confidence: '0.99' } } }, tags: [],
-  },
-});
+const make = transactionEvents('months', CLIENT, '2025-07-01T00:00:00Z');
+const payment = (customer: string, description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) =>
+  make({ customer, description, date, amount, direction, l1, l2, confidence: '0.99' });
 const day = (month: number, d: string) => `2025-0${month}-${d}`;
 
 describe('payments whose text names their month', () => {
   let api: ApiHarness;
   let token: string;
-  const insights = async (customer: string): Promise<InsightsData> => {
-    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, customer) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return expectSchema(insightsResponse, res.body).data as InsightsData;
-  };
+  const insights = (customer: string) => insightsOf(api, token, CLIENT, customer, '2025-01', '2025-06');
 
   beforeAll(async () => {
     api = await startApi();

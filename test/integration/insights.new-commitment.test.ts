@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import { startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 import { item } from '../helpers/transaction-events.js';
 
 /**
@@ -16,17 +16,10 @@ import { item } from '../helpers/transaction-events.js';
  */
 const CLIENT = 'client-new';
 const CUSTOMER = 'cust-new';
-const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
 
-let n = 0;
-const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
-  event_id: `ev-new-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-01T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
-  data: {
-    transaction_id: `tx-new-${n}`, account_id: 'acc-1', provider: 'Monzo', description, credit_debit_indicator: direction,
-    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
-    enrichments: { categories: { l1: { slug: l1 }, l2: { slug: l2 } } }, tags: [],
-  },
-});
+const make = transactionEvents('new', CLIENT, '2025-07-01T00:00:00Z');
+const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) =>
+  make({ customer: CUSTOMER, description, date, amount, direction, l1, l2 });
 
 describe('a commitment that began late in the range', () => {
   let api: ApiHarness;
@@ -47,9 +40,7 @@ describe('a commitment that began late in the range', () => {
     ];
     const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
-    const res = await api.call('GET', PATH, { headers: authHeaders(token, CLIENT, CUSTOMER) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    data = await insightsOf(api, token, CLIENT, CUSTOMER, '2025-01', '2025-06');
   });
   afterAll(async () => api.close());
 

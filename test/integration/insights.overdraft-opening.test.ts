@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
-import type { InsightsData, RiskSignal } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, startApi, type ApiHarness } from '../helpers/api.js';
+import type { RiskSignal } from '../../src/reports/insights-model.js';
+import { startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 import { item } from '../helpers/transaction-events.js';
 
 /**
@@ -21,24 +21,18 @@ import { item } from '../helpers/transaction-events.js';
 const CLIENT = 'client-od';
 const gbp = (value: string) => ({ value, currency: 'GBP' });
 
-let n = 0;
-const tx = (customer: string, date: string, amount: string, direction: 'credit' | 'debit', balance: string, l1 = 'general', l2 = 'other_general') => ({
-  event_id: `ev-od-${++n}`, type: 'transaction.upserted', occurred_at: '2025-04-02T00:00:00Z', client_id: CLIENT, customer_id: customer,
-  data: {
-    transaction_id: `tx-od-${n}`, account_id: 'acc-cur', provider: 'Monzo', description: direction === 'credit' ? 'ACME LTD SALARY' : 'PAYMENT', credit_debit_indicator: direction,
-    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
-    enrichments: { categories: direction === 'credit' ? { l1: { slug: 'income' }, l2: { slug: 'salary' } } : { l1: { slug: l1 }, l2: { slug: l2 } } }, tags: [],
-    running_balance: { value: balance, currency: 'GBP' },
-  },
-});
+const make = transactionEvents('od', CLIENT, '2025-04-02T00:00:00Z');
+/** A payment in or out of the current account, and its running balance after it: salary in, other spending out unless given. */
+const tx = (customer: string, date: string, amount: string, direction: 'credit' | 'debit', balance: string, l1 = 'general', l2 = 'other_general') =>
+  direction === 'credit'
+    ? make({ customer, account: 'acc-cur', description: 'ACME LTD SALARY', date, amount, direction, l1: 'income', l2: 'salary', balance })
+    : make({ customer, account: 'acc-cur', description: 'PAYMENT', date, amount, direction, l1, l2, balance });
 
 describe('days in overdraft carried into the range', () => {
   let api: ApiHarness;
   let token: string;
   const overdraft = async (customer: string, from = '2025-01', to = '2025-03'): Promise<RiskSignal | undefined> => {
-    const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers: authHeaders(token, CLIENT, customer) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return (expectSchema(insightsResponse, res.body).data as InsightsData).risk_signals.find((s) => s.name === 'days_in_overdraft');
+    return (await insightsOf(api, token, CLIENT, customer, from, to)).risk_signals.find((s) => s.name === 'days_in_overdraft');
   };
 
   beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import { subtract } from '../../src/domain/money.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 import { item } from '../helpers/transaction-events.js';
 
 /**
@@ -22,18 +22,11 @@ import { item } from '../helpers/transaction-events.js';
  */
 const CLIENT = 'client-card';
 const CUSTOMER = 'cust-card';
-const PATH = '/v1/affordability/insights?month_from=2025-01&month_to=2025-06';
 const gbp = (value: string) => ({ value, currency: 'GBP' });
 
-let n = 0;
-const tx = (account: string, description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
-  event_id: `ev-card-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
-  data: {
-    transaction_id: `tx-card-${n}`, account_id: account, provider: 'Monzo', description, credit_debit_indicator: direction,
-    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
-    enrichments: { categories: { l1: { slug: l1, confidence: '0.99' }, l2: { slug: l2, confidence: '0.99' } } }, tags: [],
-  },
-});
+const make = transactionEvents('card', CLIENT, '2025-07-05T00:00:00Z');
+const tx = (account: string, description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) =>
+  make({ customer: CUSTOMER, account, description, date, amount, direction, l1, l2, confidence: '0.99' });
 const account = (id: string, type: string) => ({
   event_id: `ev-card-acc-${id}`, type: 'account.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
   data: { account_id: id, currency: 'GBP', holder: { name: 'Sam Reed', relationship: 'account_holder' }, account_name: id, account_type: type, usage_type: 'personal', provider: 'Monzo', identifiers: {}, balances: [] },
@@ -92,9 +85,7 @@ describe("payments to the customer's own credit card", () => {
     );
     const result = await api.pipeline.ingest(events.map((e) => item(e)));
     expect(result.deadLetters).toEqual([]);
-    const res = await api.call('GET', PATH, { headers });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    data = expectSchema(insightsResponse, res.body).data as InsightsData;
+    data = await insightsOf(api, token, CLIENT, CUSTOMER, '2025-01', '2025-06');
   });
   afterAll(async () => api.close());
 
@@ -128,9 +119,7 @@ describe("payments to the customer's own credit card", () => {
   });
 
   it('counts the payments to the card as before when the card is not among the accounts asked for: all that shows of its spending', async () => {
-    const res = await api.call('GET', `${PATH}&account_id=acc-cur`, { headers });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const current = expectSchema(insightsResponse, res.body).data as InsightsData;
+    const current = await insightsOf(api, token, CLIENT, CUSTOMER, '2025-01', '2025-06', 'acc-cur');
     // 300.00 to Barclaycard and 100.00 to Amex a month.
     expect(current.expenditure.total.overall_total).toEqual(gbp('2400.00'));
     expect(current.expenditure.commitments.map((c) => [c.name, c.predicted_monthly.value])).toEqual([['BARCLAYCARD', '300.00'], ['AMEX', '100.00']]);
@@ -138,9 +127,7 @@ describe("payments to the customer's own credit card", () => {
   });
 
   it('takes one payment for each arriving on the card, the one naming the card: a payment of the same amount to another card stays spending', async () => {
-    const res = await api.call('GET', '/v1/affordability/insights?month_from=2025-01&month_to=2025-03', { headers: authHeaders(token, CLIENT, 'cust-card-2') });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const second = expectSchema(insightsResponse, res.body).data as InsightsData;
+    const second = await insightsOf(api, token, CLIENT, 'cust-card-2', '2025-01', '2025-03');
     // 100.00 on the card and 100.00 to Amex a month; AMEX CREDIT CARD, nearer the arrival than BARCLAYCARD, is not the
     // one it names (a word of the card account's name, Credit Card, is not a name).
     expect(second.expenditure.total.monthly_totals.map((m) => m.amount.value)).toEqual(['200.00', '200.00', '200.00']);
@@ -150,9 +137,7 @@ describe("payments to the customer's own credit card", () => {
   it('picks the same payment for a card credit in every range, one that begins the day after the other payment included', async () => {
     const h = authHeaders(token, CLIENT, 'cust-card-3');
     for (const [from, to] of [['2024-12', '2025-01'], ['2025-01', '2025-01'], ['2025-01', '2025-03']]) {
-      const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers: h });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const d = expectSchema(insightsResponse, res.body).data as InsightsData;
+      const d = await insightsOf(api, token, CLIENT, 'cust-card-3', from as string, to as string);
       const january = d.expenditure.total.monthly_totals.find((m) => m.month === '2025-01');
       expect([january?.amount.value, january?.transaction_count], `${from} to ${to}`).toEqual(['100.00', 1]);
       expect(await followLink(api, january?._links.transactions as string, h), `${from} to ${to}`).toEqual({ total: '100.00', count: 1 });

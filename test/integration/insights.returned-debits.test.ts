@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
-import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
 import { item } from '../helpers/transaction-events.js';
 
 /**
@@ -17,26 +16,16 @@ const CLIENT = 'client-dd';
 const CUSTOMER = 'cust-dd';
 const gbp = (value: string) => ({ value, currency: 'GBP' });
 
-let n = 0;
-const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) => ({
-  event_id: `ev-dd-${++n}`, type: 'transaction.upserted', occurred_at: '2025-07-05T00:00:00Z', client_id: CLIENT, customer_id: CUSTOMER,
-  data: {
-    transaction_id: `tx-dd-${n}`, account_id: 'acc-1', provider: 'Monzo', description, credit_debit_indicator: direction,
-    amount: { value: amount, currency: 'GBP' }, date_time: `${date}T09:00:00Z`, status: 'booked',
-    enrichments: { categories: { l1: { slug: l1 }, l2: { slug: l2 } } }, tags: [],
-  },
-});
+const make = transactionEvents('dd', CLIENT, '2025-07-05T00:00:00Z');
+const tx = (description: string, date: string, amount: string, direction: 'credit' | 'debit', l1: string, l2: string) =>
+  make({ customer: CUSTOMER, description, date, amount, direction, l1, l2 });
 const bill = (date: string) => tx('OCTOPUS ENERGY', date, '90.00', 'debit', 'utilities', 'utilities_energy');
 
 describe('direct debits returned unpaid', () => {
   let api: ApiHarness;
   let token: string;
   let headers: Record<string, string>;
-  const insights = async (from: string, to: string, customer = CUSTOMER): Promise<InsightsData> => {
-    const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}`, { headers: authHeaders(token, CLIENT, customer) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return expectSchema(insightsResponse, res.body).data as InsightsData;
-  };
+  const insights = (from: string, to: string, customer = CUSTOMER) => insightsOf(api, token, CLIENT, customer, from, to);
 
   beforeAll(async () => {
     api = await startApi();
