@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from './event-limits.js';
-import { boundedText, codeText, freeText, headerIdText, idText, wellFormedThroughout } from './text-schemas.js';
+import { boundedText, codeText, customerSecretText, freeText, headerIdText, idText, wellFormedThroughout } from './text-schemas.js';
 import { isoInstant, occurredAt } from './instant-schemas.js';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
 import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './amount-text.js';
@@ -137,7 +137,7 @@ const envelopeBase = {
   occurred_at: occurredAt,
   client_id: headerIdText,
   customer_id: headerIdText,
-  customer_secret: z.string().min(1).max(500).optional(),
+  customer_secret: customerSecretText.optional(),
 };
 
 export const eventSchema = z.discriminatedUnion('type', [

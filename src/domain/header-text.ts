@@ -9,6 +9,10 @@
 // eslint-disable-next-line no-control-regex
 export const HEADER_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f]|^[ \t]|[ \t]$/;
 export const HEADER_UNSAFE_MESSAGE = 'must not begin or end with a space or tab, nor hold a control character (an HTTP header could not name it)';
+/** A customer's secret is presented as X-Customer-Secret, so it may hold neither either. */
+export const SECRET_HEADER_UNSAFE_MESSAGE = 'must not begin or end with a space or tab, nor hold a control character (X-Customer-Secret could not carry it)';
+/** The longest customer secret. */
+export const SECRET_MAX_CHARS = 500;
 
 /** Whether the bytes from..to (an ASCII id as a line holds it) are what a header can carry: see HEADER_UNSAFE. */
 export function headerSafeBytes(b: Uint8Array, from: number, to: number): boolean {

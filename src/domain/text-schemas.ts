@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './event-limits.js';
-import { HEADER_UNSAFE, HEADER_UNSAFE_MESSAGE } from './header-text.js';
+import { HEADER_UNSAFE, HEADER_UNSAFE_MESSAGE, SECRET_HEADER_UNSAFE_MESSAGE, SECRET_MAX_CHARS } from './header-text.js';
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -13,6 +13,13 @@ export const idText = boundedText(LIMITS.id).min(1, 'is required');
 
 /** A client or customer id: one an HTTP header can name (header-text.ts). */
 export const headerIdText = idText.refine((s) => !HEADER_UNSAFE.test(s), HEADER_UNSAFE_MESSAGE);
+/**
+ * A customer's secret, as an event or an ingestion sets it: one that
+ * X-Customer-Secret can carry, since every read of the customer must
+ * present it. One with a space at an end, a control character or an
+ * unpaired surrogate made a customer whose data no request could read.
+ */
+export const customerSecretText = boundedText(SECRET_MAX_CHARS).min(1, 'must not be empty').refine((s) => !HEADER_UNSAFE.test(s), SECRET_HEADER_UNSAFE_MESSAGE);
 export const freeText = boundedText(LIMITS.text);
 export const codeText = boundedText(LIMITS.code);
 

@@ -1,6 +1,6 @@
 import { isKnownCurrency } from '../domain/currencies.js';
 import { LIMITS } from '../domain/event-limits.js';
-import { HEADER_UNSAFE } from '../domain/header-text.js';
+import { HEADER_UNSAFE, SECRET_MAX_CHARS } from '../domain/header-text.js';
 import type { IngestEvent, TransactionData } from '../domain/events.js';
 import { daysInMonth, instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
 import { AMOUNT_PATTERN, isPositiveAmount, SIGNED_AMOUNT_PATTERN } from '../domain/amount-text.js';
@@ -45,6 +45,12 @@ function text(v: unknown, max: number, min = 0): string {
 const id = (v: unknown): string => text(v, LIMITS.id, 1);
 const headerId = (v: unknown): string => {
   const s = id(v);
+  if (HEADER_UNSAFE.test(s)) fail();
+  return s;
+};
+/** A customer secret: one X-Customer-Secret can carry, as the schema's customerSecretText. */
+const customerSecret = (v: unknown): string => {
+  const s = text(v, SECRET_MAX_CHARS, 1);
   if (HEADER_UNSAFE.test(s)) fail();
   return s;
 };
@@ -189,7 +195,7 @@ export function quickTransactionEvent(json: unknown): IngestEvent | undefined {
     const occurredAt = instant(v.occurred_at);
     if (Date.parse(occurredAt) > Date.now() + OCCURRED_AT_MAX_FUTURE_DAYS * 86_400_000) return undefined;
     const envelope = { event_id: id(v.event_id), occurred_at: occurredAt, client_id: headerId(v.client_id), customer_id: headerId(v.customer_id) };
-    const secret = optional(v.customer_secret, (s) => text(s, 500, 1));
+    const secret = optional(v.customer_secret, customerSecret);
     const withSecret = secret === undefined ? envelope : { ...envelope, customer_secret: secret };
     if (v.type === 'transaction.deleted') {
       const d = object(v.data, DELETED_KEYS);

@@ -1,7 +1,7 @@
 import { CURRENCIES } from '../domain/currencies.js';
 import type { CustomerTally } from './fast-customers.js';
 import { LIMITS } from '../domain/event-limits.js';
-import { headerSafeBytes } from '../domain/header-text.js';
+import { headerSafeBytes, SECRET_MAX_CHARS } from '../domain/header-text.js';
 import { daysInMonth, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
 import { modelPairs, UK_V2 } from '../domain/taxonomy.js';
 import { ascii, COLON, DATES, ends, equals, gaveUp, giveUp, length, listCounts, listEnds, listStarts, readEvent, S, seen, starts, TAGS, UPSERT_ONLY } from './event-bytes.js';
@@ -192,7 +192,8 @@ export function scanRow(bytes: Uint8Array, from: number, to: number, seq: number
     text(S.client_id, LIMITS.id, 1, true);
     text(S.customer_id, LIMITS.id, 1, true);
     for (const slot of [S.client_id, S.customer_id]) if (!headerSafeBytes(b, starts[slot] as number, ends[slot] as number)) giveUp();
-    text(S.customer_secret, 500, 1, false);
+    text(S.customer_secret, SECRET_MAX_CHARS, 1, false);
+    if (seen(S.customer_secret) && !headerSafeBytes(b, starts[S.customer_secret] as number, ends[S.customer_secret] as number)) giveUp();
     if (!seen(S.data)) giveUp();
     if (upsert) checkUpsert();
     else {

@@ -21,6 +21,7 @@ export const FIELDS: string[][] = [
 export const VALUES: unknown[] = [
   undefined, null, 0, 0.5, 1e21, true, '', 'x', 'x'.repeat(101), 'x'.repeat(201), 'x'.repeat(501), 'x'.repeat(1001), '\ud800', 'a\ud83d\ude00b',
   [], ['a'], [1], Array.from({ length: 51 }, () => 't'), {}, { value: '1.00', currency: 'GBP' }, { name: 'n' },
+  ' x', 'x ', '\tx', 'x\ty', 'x\r\ny', 'x\u007f',
   '0.00', '0.01', '-1.00', '1e3', '12.345', '999999999.99', '1000000000.00', 'GBP', 'XYZ', 'gbp',
   'credit', 'debit', 'booked', 'declined', 'monthly', 'income', 'salary',
   '2024-02-30T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:00:00+25:00', '2024-01-01T10:00:00+01:00', '2024-01-01T10:00:00.123456789Z',

@@ -67,6 +67,25 @@ describe('write and task routes given hostile input', () => {
     expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
   });
 
+  it("refuses a customer secret in an ingestion that X-Customer-Secret could not carry, rather than make a customer no read can reach", async () => {
+    const entry = (secret: string) => JSON.stringify([{ customer_id: 'cust-secret', customer_secret: secret, transactions: [transactionData('tx-secret')] }]);
+    for (const [secret, reason] of [
+      [' padded ', 'must not begin or end with a space or tab, nor hold a control character (X-Customer-Secret could not carry it)'],
+      ['ab\r\ncd', 'must not begin or end with a space or tab, nor hold a control character (X-Customer-Secret could not carry it)'],
+      ['ab\ud800cd', 'must be valid Unicode text'],
+    ] as const) {
+      const res = await send('POST', '/v2/ingest/transactions', entry(secret));
+      expect({ secret, status: res.status, errors: res.body['errors'] }).toEqual({ secret, status: 400, errors: { '[0].customer_secret': reason } });
+    }
+    // Nothing was made of them: the customer is unknown.
+    const read = await fetch(`${service.base}/financial/v2/transactions`, { headers: { ...auth, 'x-customer-id': 'cust-secret' } });
+    expect(read.status).toBe(404);
+    // A secret a header carries, spaces inside and all, makes the customer, and reads it.
+    expect((await send('POST', '/v2/ingest/transactions', entry('a secret\twith spaces'))).status).toBe(202);
+    const withSecret = await fetch(`${service.base}/financial/v2/transactions`, { headers: { ...auth, 'x-customer-id': 'cust-secret', 'x-customer-secret': 'a secret\twith spaces' } });
+    expect(withSecret.status).toBe(200);
+  });
+
   it("takes an ingestion task's entry for a customer away with the customer, and keeps the others'", async () => {
     const body = JSON.stringify([
       { customer_id: 'cust-gone', transactions: [transactionData('g-1')] },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
-import { idText } from '../../domain/text-schemas.js';
+import { customerSecretText, idText } from '../../domain/text-schemas.js';
 import type { TransactionData } from '../../domain/events.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../tasks/ingestion.js';
 import { envelopeOf } from './common.js';
@@ -70,7 +70,7 @@ function entrySchema(transaction: typeof nativeTransaction) {
     .object({
       customer_id: idText.optional(),
       customer_idempotent_identifier: idText.optional(),
-      customer_secret: z.string().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
+      customer_secret: customerSecretText.optional(),
       transactions: z.array(transaction).min(1, 'must hold at least one transaction'),
       transaction_windows: z.unknown().refine((v) => v === undefined, NOT_SUPPORTED_WINDOWS).optional(),
       sync_enrichments: z.unknown().optional(),
