@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findModel, hasPair, modelPairs, pairKey, type CategoryPair } from './taxonomy.js';
+import { keptObject } from './text-schemas.js';
 
 const snakeCase = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
@@ -7,13 +8,14 @@ export const criterionSchema = z.object({
   bucket_l2: z.string().max(200, 'must be at most 200 characters').regex(snakeCase, 'must be a snake case name'),
   category_l1: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
   category_l2: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  additional_data: z.record(z.string(), z.unknown()).optional(),
+  // Stored and returned as sent: well-formed text (DuckDB's JSON refuses an unpaired surrogate) and finite numbers.
+  additional_data: keptObject.optional(),
 });
 
 export const bucketGroupSchema = z.object({
   bucket_l1: z.string().max(200, 'must be at most 200 characters').regex(snakeCase, 'must be a snake case name'),
   criteria: z.array(criterionSchema).min(1, 'must have at least one criterion'),
-  additional_data: z.record(z.string(), z.unknown()).optional(),
+  additional_data: keptObject.optional(),
 });
 
 /** The reference API's slug: a definition's name is one (no spaces), and so is the predefined set's. */

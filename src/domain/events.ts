@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from './event-limits.js';
-import { boundedText, codeText, customerSecretText, freeText, headerIdText, idText, wellFormedThroughout } from './text-schemas.js';
+import { boundedText, codeText, customerSecretText, FINITE_THROUGHOUT, finiteThroughout, freeText, headerIdText, idText, WELL_FORMED_THROUGHOUT, wellFormedThroughout } from './text-schemas.js';
 import { isoInstant, occurredAt } from './instant-schemas.js';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
 import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './amount-text.js';
@@ -53,7 +53,7 @@ export const transactionSchema = z
         .optional(),
       // Kept as it comes, fields of its own included (stored as JSON): every text in it must be well-formed
       // UTF-16, as DuckDB's JSON refuses a lone surrogate, which made the store reject the whole event.
-      merchant: z.object({ display_name: freeText }).passthrough().refine(wellFormedThroughout, 'must be valid Unicode text throughout').optional(),
+      merchant: z.object({ display_name: freeText }).passthrough().refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT).optional(),
     }),
     tags: z.array(freeText).max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`).default([]),
     posted_date_time: isoInstant.optional(),

@@ -43,3 +43,25 @@ export function wellFormedThroughout(value: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * Whether every number in a JSON value is finite. JSON text may write a
+ * number past a double's range (1e400), which reads as Infinity and was
+ * kept as null: for a value kept as it came, that is not what was sent.
+ */
+export function finiteThroughout(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) return false;
+    } else if (node !== null && typeof node === 'object') stack.push(...Object.values(node));
+  }
+  return true;
+}
+
+export const WELL_FORMED_THROUGHOUT = 'must be valid Unicode text throughout';
+export const FINITE_THROUGHOUT = 'must hold no number beyond a double\'s range (such as 1e400), which could not be kept as sent';
+
+/** A JSON object kept as it came, fields afford does not read included: well-formed text and finite numbers throughout. */
+export const keptObject = z.record(z.string(), z.unknown()).refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT);

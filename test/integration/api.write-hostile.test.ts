@@ -51,7 +51,7 @@ describe('write and task routes given hostile input', () => {
     expect((Object as unknown as Record<string, unknown>)['salary_bucket']).toBeUndefined();
   });
 
-  it('refuses a refresh whose dates do not exist or run backwards, or whose provider is not one line', async () => {
+  it('refuses a refresh whose dates do not exist or run backwards, or whose provider is not one line of valid text', async () => {
     const refresh = (body: object) => send('POST', '/v1/open-banking/refresh', JSON.stringify(body), { 'x-customer-id': 'cust-w' });
     await service.ingest([{ event_id: 'w-1', type: 'transaction.upserted', occurred_at: '2024-03-10T10:00:00Z', client_id: CLIENT, customer_id: 'cust-w', data: transactionData('tx-w') }]);
     for (const [body, field] of [
@@ -60,11 +60,36 @@ describe('write and task routes given hostile input', () => {
       [{ provider: 'x', from: '2024-01-01T:::::Z' }, 'from'],
       [{ provider: 'x', from: '2024-03-01', to: '2024-02-01' }, 'from'],
       [{ provider: 'line one\nline two' }, 'provider'],
+      // Stored and echoed: an unpaired surrogate would come back as U+FFFD, not as sent.
+      [{ provider: 'Monzo\ud800' }, 'provider'],
     ] as const) {
       const res = await refresh(body);
       expect({ body, status: res.status, field: Object.keys((res.body['errors'] ?? {}) as object) }).toEqual({ body, status: 400, field: [field] });
     }
     expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
+  });
+
+  it('refuses a bucket definition whose additional data could not be kept as sent, rather than answer 500', async () => {
+    const definition = (groupData: string, criterionData = '{}') =>
+      `{"name":"kept","categorisation_model":"uk-v2","buckets":[{"bucket_l1":"a","additional_data":${groupData},"criteria":[{"bucket_l2":"b","category_l1":"mortgage_and_rent","category_l2":"rent","additional_data":${criterionData}}]}]}`;
+    const created = await send('POST', '/aggregations/v2/buckets', definition('{"note":"fine"}'));
+    expect(created.status).toBe(201);
+    const id = (created.body['data'] as { bucket_id: string }).bucket_id;
+    for (const [body, field, reason] of [
+      [definition('{"note":"\\ud800"}'), 'buckets[0].additional_data', 'must be valid Unicode text throughout'],
+      [definition('{"\\udc00":1}'), 'buckets[0].additional_data', 'must be valid Unicode text throughout'],
+      [definition('{}', '{"deep":{"list":["a","\\udbff"]}}'), 'buckets[0].criteria[0].additional_data', 'must be valid Unicode text throughout'],
+      [definition('{"score":1e400}'), 'buckets[0].additional_data', "must hold no number beyond a double's range (such as 1e400), which could not be kept as sent"],
+      [definition('{}', '{"n":[-1e999]}'), 'buckets[0].criteria[0].additional_data', "must hold no number beyond a double's range (such as 1e400), which could not be kept as sent"],
+    ] as const) {
+      for (const [method, path] of [['POST', '/aggregations/v2/buckets'], ['PUT', `/aggregations/v2/buckets/${id}`]] as const) {
+        const res = await send(method, path, body);
+        expect({ method, body, status: res.status, errors: res.body['errors'] }).toEqual({ method, body, status: 400, errors: { [field]: reason } });
+      }
+    }
+    // The definition is as it was.
+    const read = await service.call<{ data: { buckets: { additional_data?: object }[] } }>('GET', `/aggregations/v2/buckets/${id}`, { headers: auth });
+    expect(read.body.data.buckets[0]?.additional_data).toEqual({ note: 'fine' });
   });
 
   it("refuses a customer secret in an ingestion that X-Customer-Secret could not carry, rather than make a customer no read can reach", async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateOrInstantParam, envelopeOf } from './common.js';
 import { dayOrInstant } from '../../domain/timestamps.js';
 import { HEADER_UNSAFE } from '../../domain/header-text.js';
+import { boundedText } from '../../domain/text-schemas.js';
 
 export const OP_REFRESH_POST = 'open_banking_refresh_post';
 export const OP_REFRESH_GET = 'open_banking_refresh_get';
@@ -12,7 +13,7 @@ const day = dateOrInstantParam;
 export const refreshBody = z
   .object({
     // Echoed in the answer and the webhook: one line of text, as an id is.
-    provider: z.string().min(1, 'is required').max(200, 'must be at most 200 characters').refine((s) => !HEADER_UNSAFE.test(s), 'must not hold a control character, nor begin or end with a space'),
+    provider: boundedText(200).min(1, 'is required').refine((s) => !HEADER_UNSAFE.test(s), 'must not hold a control character, nor begin or end with a space'),
     from: day.optional(),
     to: day.optional(),
   })
