@@ -69,6 +69,28 @@ describe('write and task routes given hostile input', () => {
     expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
   });
 
+  it('answers a call with Content-Type: application/json and no body as the same call without it', async () => {
+    const created = await send('POST', '/aggregations/v2/buckets', JSON.stringify({ name: 'gone', categorisation_model: 'uk-v2', buckets: [{ bucket_l1: 'a', criteria: [{ bucket_l2: 'b', category_l1: 'mortgage_and_rent', category_l2: 'rent' }] }] }));
+    const id = (created.body['data'] as { bucket_id: string }).bucket_id;
+    // Many clients send the header on every call: a DELETE, an unknown path and a wrong method answered 400 "body: is required".
+    for (const [method, path, status] of [
+      ['DELETE', `/aggregations/v2/buckets/${id}`, 204],
+      ['DELETE', `/aggregations/v2/buckets/${id}`, 404],
+      ['DELETE', '/nope', 404],
+      ['POST', '/nope', 404],
+      ['PATCH', '/aggregations/v2/buckets', 405],
+      ['OPTIONS', '/financial/v2/transactions', 405],
+    ] as const) {
+      const res = await send(method, path, '');
+      const plain = await fetch(`${service.base}${path}`, { method, headers: auth });
+      expect({ method, path, status: res.status }).toEqual({ method, path, status });
+      if (status !== 204) expect(res.body['code_id'], `${method} ${path}`).toBe(((await plain.json()) as Record<string, unknown>)['code_id']);
+    }
+    // A route that takes a body still says it is required.
+    const empty = await send('POST', '/v2/ingest/transactions', '');
+    expect([empty.status, empty.body['errors']]).toEqual([400, { body: 'is required' }]);
+  });
+
   it('refuses a bucket definition whose additional data could not be kept as sent, rather than answer 500', async () => {
     const definition = (groupData: string, criterionData = '{}') =>
       `{"name":"kept","categorisation_model":"uk-v2","buckets":[{"bucket_l1":"a","additional_data":${groupData},"criteria":[{"bucket_l2":"b","category_l1":"mortgage_and_rent","category_l2":"rent","additional_data":${criterionData}}]}]}`;
