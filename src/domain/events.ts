@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from './event-limits.js';
-import { boundedText, codeText, customerSecretText, FINITE_THROUGHOUT, finiteThroughout, freeText, headerIdText, idText, WELL_FORMED_THROUGHOUT, wellFormedThroughout } from './text-schemas.js';
+import { boundedText, codeText, customerSecretText, freeText, headerIdText, idText, keptAsSent } from './text-schemas.js';
 import { isoInstant, occurredAt } from './instant-schemas.js';
 import { isKnownCurrency, UNKNOWN_CURRENCY_MESSAGE } from './currencies.js';
 import { AMOUNT_PATTERN, isPositiveAmount, MAX_AMOUNT, SIGNED_AMOUNT_PATTERN } from './amount-text.js';
@@ -53,7 +53,7 @@ export const transactionSchema = z
         .optional(),
       // Kept as it comes, fields of its own included (stored as JSON): every text in it must be well-formed
       // UTF-16, as DuckDB's JSON refuses a lone surrogate, which made the store reject the whole event.
-      merchant: z.object({ display_name: freeText }).passthrough().refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT).optional(),
+      merchant: keptAsSent(z.object({ display_name: freeText }).passthrough()).optional(),
     }),
     tags: z.array(freeText).max(LIMITS.tags, `must hold at most ${LIMITS.tags} tags`).default([]),
     posted_date_time: isoInstant.optional(),
@@ -103,10 +103,11 @@ export const applicationSchema = z.object({
   deletion_date: isoInstant.nullable().optional(),
   assessment_date: isoInstant.nullable().optional(),
   accounts_connected: z.number().int().nonnegative().max(LIMITS.accountsConnected).default(0),
-  metadata: z.object({ account_connection_initiator: freeText.optional(), application_id: freeText.optional() }).passthrough().default({}),
+  // Kept as they come, fields of their own included (stored as JSON), as the merchant is.
+  metadata: keptAsSent(z.object({ account_connection_initiator: freeText.optional(), application_id: freeText.optional() }).passthrough()).default({}),
   primary_applicant: applicant,
   secondary_applicants: z
-    .array(applicant.passthrough())
+    .array(keptAsSent(applicant.passthrough()))
     .max(LIMITS.secondaryApplicants, `must hold at most ${LIMITS.secondaryApplicants} applicants`)
     .nullable()
     .default(null),

@@ -63,5 +63,10 @@ export function finiteThroughout(value: unknown): boolean {
 export const WELL_FORMED_THROUGHOUT = 'must be valid Unicode text throughout';
 export const FINITE_THROUGHOUT = 'must hold no number beyond a double\'s range (such as 1e400), which could not be kept as sent';
 
-/** A JSON object kept as it came, fields afford does not read included: well-formed text and finite numbers throughout. */
-export const keptObject = z.record(z.string(), z.unknown()).refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT);
+/** `schema` for a value kept as it came, fields afford does not read included: well-formed text and finite numbers throughout. */
+export function keptAsSent<T extends z.ZodType>(schema: T) {
+  return schema.refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT);
+}
+
+/** A JSON object kept as it came. */
+export const keptObject = keptAsSent(z.record(z.string(), z.unknown()));
