@@ -62,15 +62,17 @@ export class InputLine {
   }
 }
 
-/** Whether bytes `start` to `end` of `chunk` hold nothing but white space, as String.prototype.trim sees it. */
+/**
+ * Whether bytes `start` to `end` of `chunk` hold nothing but JSON's white
+ * space (space, tab, carriage return). Any other (a no-break space, a line
+ * separator, a byte order mark inside the file, a vertical tab) makes a
+ * line that is no JSON and so a dead letter: taken for blank, as
+ * String.prototype.trim takes it, such a line was read and counted nowhere.
+ */
 function blank(chunk: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const b = chunk[i] as number;
-    // Tab, line feed, vertical tab, form feed, carriage return, space.
-    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
-    if (b < 0x80) return false;
-    // Beyond ASCII (rare): white space such as U+00A0 counts too, and a line that is not UTF-8 is not blank.
-    return strictText(chunk.subarray(start, end))?.trim() === '';
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   }
   return true;
 }

@@ -32,6 +32,12 @@ describe('readLines', () => {
     ]);
   });
 
+  it("takes only JSON's white space for a blank line: a line of any other is read, so that it becomes a dead letter rather than nothing", async () => {
+    const others = ['\u00a0', '\u2028', '\ufeff', '\u000b', '\u000c', ' \u3000 '];
+    const lines = await collect([Buffer.from([' \t\r', ...others, 'a'].join('\n'))]);
+    expect(lines).toEqual([...others.map((raw, i) => ({ lineNumber: i + 2, raw })), { lineNumber: others.length + 2, raw: 'a' }]);
+  });
+
   it('joins a character split across chunks', async () => {
     const bytes = Buffer.from('{"d":"€🍕"}\n');
     const chunks = [...bytes].map((b) => Buffer.from([b]));
@@ -73,8 +79,8 @@ describe('readLines', () => {
     expect([lines[1]?.refused, lines[1]?.raw]).toEqual(['the line is not valid UTF-8', '{\uFFFD}']);
   });
 
-  it('skips a line of nothing but white space, Unicode white space included, but not one that is not UTF-8', async () => {
-    const lines = await collect([Buffer.concat([Buffer.from(' \t\u00a0\u2028\n', 'utf8'), Buffer.from([0x20, 0xff, 0x0a]), Buffer.from('x\n')])]);
+  it("skips a line of nothing but JSON's white space, but not one that is not UTF-8", async () => {
+    const lines = await collect([Buffer.concat([Buffer.from(' \t\r\n', 'utf8'), Buffer.from([0x20, 0xff, 0x0a]), Buffer.from('x\n')])]);
     expect(lines).toEqual([
       { lineNumber: 2, raw: ' \uFFFD', refused: 'the line is not valid UTF-8' },
       { lineNumber: 3, raw: 'x' },
