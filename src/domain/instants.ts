@@ -25,5 +25,13 @@ export function instantProblem(s: string): string | null {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return 'must be a real calendar date';
   if (hour > 23 || minute > 59 || second > 59) return 'must be a real time of day';
   if (m[8] !== 'Z' && (Number(m[10]) > 14 || Number(m[11]) > 59)) return 'must have a real zone offset';
+  // The years bound the instant, which is stored in UTC: 00:30 on 1 January 1970 an hour ahead of UTC is 1969 there.
+  if (m[8] !== 'Z') {
+    const offset = (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+    const minutes = hour * 60 + minute - offset;
+    const newYear = month === 1 && day === 1;
+    const newYearsEve = month === 12 && day === 31;
+    if ((year === YEAR_MIN && newYear && minutes < 0) || (year === YEAR_MAX && newYearsEve && minutes >= 24 * 60)) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}, in UTC`;
+  }
   return null;
 }
