@@ -58,6 +58,7 @@ describe('write and task routes given hostile input', () => {
       [{ provider: 'x', from: '2024-13-45' }, 'from'],
       [{ provider: 'x', to: '9999-99-99T99:99:99Z' }, 'to'],
       [{ provider: 'x', from: '2024-01-01T:::::Z' }, 'from'],
+      [{ provider: 'x', from: '2024-01-31T24:00:00Z' }, 'from'],
       [{ provider: 'x', from: '2024-03-01', to: '2024-02-01' }, 'from'],
       [{ provider: 'line one\nline two' }, 'provider'],
       // Stored and echoed: an unpaired surrogate would come back as U+FFFD, not as sent.

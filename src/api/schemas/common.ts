@@ -65,10 +65,23 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** RFC 3339, or YYYY-MM-DD meaning that day in UTC. */
 export const dateOrInstantParam = z
   .string()
-  .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(dayOrInstant(s))) && validDay(s), {
+  .refine((s) => (RFC3339.test(s) || DAY.test(s)) && !Number.isNaN(Date.parse(dayOrInstant(s))) && validDay(s) && validTime(s), {
     message: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD',
   })
   .refine(inParamYears, YEARS_MESSAGE);
+
+/**
+ * Whether an instant's time of day and zone offset are as written: the date
+ * parser rolls 24:00 over into the next day, and so a range ending
+ * `2024-01-31T24:00:00Z` ran into February.
+ */
+function validTime(s: string): boolean {
+  if (s.length === 10) return true;
+  const [hour, minute, second] = [s.slice(11, 13), s.slice(14, 16), s.slice(17, 19)].map(Number) as [number, number, number];
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  const zone = /([+-])(\d{2}):(\d{2})$/.exec(s);
+  return zone === null || (Number(zone[2]) <= 14 && Number(zone[3]) <= 59);
+}
 
 function validDay(s: string): boolean {
   const day = s.slice(0, 10);
