@@ -80,7 +80,7 @@ function validTime(s: string): boolean {
   const [hour, minute, second] = [s.slice(11, 13), s.slice(14, 16), s.slice(17, 19)].map(Number) as [number, number, number];
   if (hour > 23 || minute > 59 || second > 59) return false;
   const zone = /([+-])(\d{2}):(\d{2})$/.exec(s);
-  return zone === null || (Number(zone[2]) <= 14 && Number(zone[3]) <= 59);
+  return zone === null || (Number(zone[2]) <= 23 && Number(zone[3]) <= 59);
 }
 
 function validDay(s: string): boolean {
