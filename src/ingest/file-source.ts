@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { decompressed } from './compressed-input.js';
+import { errorCode } from '../domain/errors.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { fastValidator } from './fast-validator.js';
 import type { IngestPipeline } from './pipeline.js';
@@ -92,14 +93,20 @@ export async function ingestFile(pipeline: IngestPipeline, input: string, option
   };
 
   try {
-    for await (const lines of readLines(decompressed(stream))) {
-      if (failed || options.signal?.aborted) break;
-      for (const line of lines) {
-        const item = new FileItem(line, sourceRef);
-        batch.push(item);
-        ahead?.add(item);
-        if (batch.length >= options.batchRows) await submit();
+    try {
+      for await (const lines of readLines(decompressed(stream))) {
+        if (failed || options.signal?.aborted) break;
+        for (const line of lines) {
+          const item = new FileItem(line, sourceRef);
+          batch.push(item);
+          ahead?.add(item);
+          if (batch.length >= options.batchRows) await submit();
+        }
       }
+    } catch (err) {
+      // A compressed input damaged part-way: the whole lines read before the damage are written, as its error says.
+      if (errorCode(err) === 'INPUT_DECOMPRESS_FAILED' && !failed && !options.signal?.aborted) await submit();
+      throw err;
     }
     if (!options.signal?.aborted) await submit();
   } finally {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/db/store.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
@@ -59,6 +59,39 @@ describe('ingest file of a compressed file', () => {
         expect(summary.read, name).toBe(lines.length);
         expect(await snapshot(store), name).toEqual(reference);
         expect(await deadLines(store), name).toEqual(expectedLines);
+      });
+    }
+  });
+
+  it('writes every whole line read before a damaged stream breaks off, then fails: what was read before it stands, as its error says', async () => {
+    const gzip = gzipSync(plain);
+    const zst = zstd(plain);
+    for (const [name, damaged] of [
+      ['cut.ndjson.gz', gzip.subarray(0, gzip.length >> 1)],
+      ['cut.zst', zst.subarray(0, zst.length >> 1)],
+    ] as const) {
+      // For gzip, the whole lines the damaged stream still gives, decompressed as far as it goes.
+      const readable = name.endsWith('.gz') ? gunzipSync(damaged, { finishFlush: constants.Z_SYNC_FLUSH }) : undefined;
+      const file = path.join(dir, name);
+      writeFileSync(file, damaged);
+      await withStore(path.join(dir, `${name}.duckdb`), async (store) => {
+        // One batch would hold the whole file: none of it had been written when the damage was met.
+        const ingest = ingestFile(buildPipeline(store, silentLogger), file, { batchRows: 25_000 });
+        await expect(ingest).rejects.toThrow(/compressed input cannot be read on .*: what was read before it stands/);
+        const [stored] = await store.read((c) => rowsAs<{ n: number }>(c, 'SELECT ((SELECT count(*) FROM transactions) + (SELECT count(*) FROM dead_letters) + (SELECT count(*) FROM accounts))::INTEGER AS n'));
+        expect(stored?.n, name).toBeGreaterThan(0);
+        if (readable !== undefined) {
+          // As much as the same whole lines give from a plain file.
+          const whole = plain.subarray(0, readable.lastIndexOf('\n') + 1);
+          const prefix = path.join(dir, `${name}.prefix.ndjson`);
+          writeFileSync(prefix, whole);
+          const expected = await withStore(path.join(dir, `${name}.prefix.duckdb`), async (s) => {
+            const summary = await ingestFile(buildPipeline(s, silentLogger), prefix, { batchRows: 25_000 });
+            expect(summary.read).toBe(whole.toString('utf8').split('\n').length - 1);
+            return snapshot(s);
+          });
+          expect(await snapshot(store), name).toEqual(expected);
+        }
       });
     }
   });
