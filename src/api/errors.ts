@@ -17,6 +17,7 @@ const API_CODE_IDS = {
   MALFORMED_HTTP: { codeId: 'request_validation', generic: true },
   REQUEST_TIMEOUT: { codeId: 'request_validation', generic: true },
   HEADERS_TOO_LARGE: { codeId: 'request_validation', generic: true },
+  EXPECTATION_FAILED: { codeId: 'request_validation', generic: true },
   UNSUPPORTED_MEDIA_TYPE: { codeId: 'request_validation', generic: false },
   PAYLOAD_TOO_LARGE: { codeId: 'request_validation', generic: false },
   UNSUPPORTED_CONTENT_ENCODING: { codeId: 'request_validation', generic: false },

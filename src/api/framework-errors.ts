@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../logger.js';
@@ -33,6 +33,7 @@ export function rawErrorResponse(name: ErrorName): string {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
     'Connection: close',
     '',
     body,
@@ -53,4 +54,25 @@ export function clientErrorHandler(logger: Logger): (err: Error & { code?: strin
     if (socket.writable) socket.end(rawErrorResponse(name));
     else socket.destroy();
   };
+}
+
+/**
+ * Two requests Node's HTTP server answers by itself, outside Fastify: an
+ * `Expect` other than 100-continue got a bare 417 with an empty body, and a
+ * CONNECT (a proxy's tunnel, which afford is not) had its connection closed
+ * with no answer at all. Both get the interface's error body now.
+ */
+export function installServerEdges(server: Server, logger: Logger): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const { status } = ERROR_TABLE.EXPECTATION_FAILED;
+    logger.info({ status, method: request.method }, 'request rejected: an expectation afford does not meet');
+    const body = JSON.stringify(errorBody(apiError('EXPECTATION_FAILED'), 'unknown'));
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' });
+    response.end(body);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    logger.info({ status: ERROR_TABLE.METHOD_NOT_ALLOWED.status, method: 'CONNECT' }, 'request rejected: afford is no proxy');
+    if (socket.writable) socket.end(rawErrorResponse('METHOD_NOT_ALLOWED'));
+    else socket.destroy();
+  });
 }

@@ -12,7 +12,7 @@ import { apiError, validationError } from './errors.js';
 import { installStrictJsonParser } from './json-body.js';
 import { installContentDecoding } from './content-encoding.js';
 import { installErrorHandler } from './error-handler.js';
-import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installServerEdges } from './framework-errors.js';
 import { DEFAULT_BODY_LIMIT, FORM_BODY_LIMIT, MAX_PATH_SEGMENT_BYTES, REPORT_PDF_BODY_LIMIT } from './limits.js';
 import { installNotFound } from './not-found.js';
 import { Router } from './router.js';
@@ -108,6 +108,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(logger),
   });
   const isReady = deps.isReady ?? (() => true);
+  installServerEdges(app.server, logger);
 
   // The token call is form-encoded (OAuth 2.0), where a parameter must not be given twice (RFC 6749, 3.1): the last
   // would silently win.

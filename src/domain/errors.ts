@@ -18,6 +18,7 @@ export const ERRORS = {
   MALFORMED_HTTP: { status: 400, message: 'The request is not valid HTTP' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
+  EXPECTATION_FAILED: { status: 417, message: 'The only expectation afford meets is Expect: 100-continue' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (or a type the call names), form-encoded or plain text' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: "The request body's Content-Encoding must be gzip, deflate, br or identity" },

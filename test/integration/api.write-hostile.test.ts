@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
 
@@ -68,6 +69,38 @@ describe('write and task routes given hostile input', () => {
       expect({ body, status: res.status, field: Object.keys((res.body['errors'] ?? {}) as object) }).toEqual({ body, status: 400, field: [field] });
     }
     expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
+  });
+
+  it("answers an Expect it does not meet and a CONNECT with the interface's error body, which Node's server left bare or unanswered", async () => {
+    const { hostname, port } = new URL(service.base);
+    const exchange = (request: string) =>
+      new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.write(request));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (c: string) => (text += c));
+        socket.on('error', reject);
+        // Each answer closes its connection: read to the close.
+        socket.on('close', () => {
+          const [head = '', body = ''] = text.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+        });
+      });
+    const expectation = { operation_id: 'unknown', code_id: 'request_validation', message: 'The only expectation afford meets is Expect: 100-continue', errors: {} };
+    for (const request of [
+      `POST /v2/ingest/transactions HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth['authorization']}\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]`,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n',
+    ]) {
+      const res = await exchange(request);
+      expect([res.status, JSON.parse(res.body)]).toEqual([417, expectation]);
+      expect(res.headers).toContain('cache-control: no-store');
+    }
+    const tunnel = await exchange('CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n');
+    expect([tunnel.status, JSON.parse(tunnel.body)]).toEqual([405, { operation_id: 'unknown', code_id: 'unknown', message: 'Method not allowed', errors: {} }]);
+    // Expect: 100-continue is met as ever.
+    const goOn = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    expect(goOn.status).toBe(100);
+    expect(goOn.body).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('answers a call with Content-Type: application/json and no body as the same call without it', async () => {
