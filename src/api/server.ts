@@ -101,7 +101,8 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
     requestTimeout,
     // Node expires a request that is slow to arrive only when the headers' timeout is no longer than the request's, and
     // looks every connectionsCheckingInterval (30 s by default); both are read when the server is made.
-    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(requestTimeout / 4)) },
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the hook below answers it instead.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(requestTimeout / 4)), requireHostHeader: false },
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_BYTES },
     frameworkErrors: frameworkErrorHandler,
@@ -126,6 +127,8 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   installNotFound(app);
   app.addHook('onRequest', async (request) => {
+    // HTTP/1.1 requires Host (RFC 9112, 3.2).
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw apiError('MALFORMED_HTTP');
     if (!isReady() && request.url.split('?')[0] !== '/healthz') throw apiError('UNAVAILABLE');
   });
   // Answers hold a customer's financial data: no cache between afford and the lender (a shared proxy) may keep

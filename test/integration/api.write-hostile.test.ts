@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnderTest, tempDbPath, transactionData } from '../helpers/webhooks.js';
@@ -71,7 +72,26 @@ describe('write and task routes given hostile input', () => {
     expect((await refresh({ provider: 'x', from: '2024-01-01', to: '2024-03-01T00:00:00Z' })).status).toBe(202);
   });
 
-  it("answers an Expect it does not meet and a CONNECT with the interface's error body, which Node's server left bare or unanswered", async () => {
+  it('takes an Authorization given twice for none, whichever comes first, as a repeated X-Customer-ID is no customer', async () => {
+    const get = (headers: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${service.base}/financial/v2/transactions`, { headers: ['Host', new URL(service.base).host, 'X-Client-ID', CLIENT, 'X-Customer-ID', 'cust-w', ...headers] });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.end();
+      });
+    const valid = auth['authorization'] as string;
+    expect(await get(['Authorization', valid])).toBe(200);
+    // Node kept the first: a valid one followed by junk was let in, junk followed by a valid one refused.
+    expect(await get(['Authorization', valid, 'Authorization', 'Bearer junk'])).toBe(401);
+    expect(await get(['Authorization', 'Bearer junk', 'Authorization', valid])).toBe(401);
+    expect(await get(['Authorization', valid, 'Authorization', valid])).toBe(401);
+  });
+
+  it("answers an Expect it does not meet, a request without Host and a CONNECT with the interface's error body, which Node's server left bare or unanswered", async () => {
     const { hostname, port } = new URL(service.base);
     const exchange = (request: string) =>
       new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
@@ -95,6 +115,10 @@ describe('write and task routes given hostile input', () => {
       expect([res.status, JSON.parse(res.body)]).toEqual([417, expectation]);
       expect(res.headers).toContain('cache-control: no-store');
     }
+    // Without Host, which HTTP/1.1 requires, Node answered a bare 400 of its own.
+    const hostless = await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect([hostless.status, JSON.parse(hostless.body)]).toEqual([400, { operation_id: 'unknown', code_id: 'request_validation', message: 'The request is not valid HTTP', errors: {} }]);
+    expect((await exchange('GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
     const tunnel = await exchange('CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n');
     expect([tunnel.status, JSON.parse(tunnel.body)]).toEqual([405, { operation_id: 'unknown', code_id: 'unknown', message: 'Method not allowed', errors: {} }]);
     // Expect: 100-continue is met as ever.

@@ -6,7 +6,7 @@ import { MAX_ID_LENGTH } from '../limits.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
 import { currentTokenClient } from './current-token.js';
-import { bearerToken, header, utf8Header } from './headers.js';
+import { bearerToken, credentialHeaders, header, utf8Header } from './headers.js';
 import type { TokenService } from './tokens.js';
 import { SecretAttempts } from './secret-attempts.js';
 
@@ -31,7 +31,7 @@ export interface Authenticator {
 export function createAuthenticator(tokens: TokenService, clients: ClientsRepository, customers: CustomersRepository, attempts: SecretAttempts = new SecretAttempts()): Authenticator {
   return async (request, level) => {
     if (level === 'none') return null;
-    const token = bearerToken(request.headers);
+    const token = bearerToken(credentialHeaders(request.raw));
     const clientId = header(request.headers, 'x-client-id');
     if (!token || !clientId) throw apiError('UNAUTHORISED');
     const tokenClient = await currentTokenClient(tokens, clients, token, 'access');

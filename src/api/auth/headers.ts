@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { MAX_CREDENTIAL_HEADER_LENGTH, MAX_ID_LENGTH } from '../limits.js';
 
 /** Ids are at most 200 characters wherever they are stored; a longer one cannot name anything. */
@@ -36,6 +36,17 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   if (typeof raw !== 'string' || raw === '') return undefined;
   const value = headerText(raw);
   return value.length <= (MAX_HEADER_LENGTH[key] ?? MAX_CREDENTIAL_HEADER_LENGTH) ? value : undefined;
+}
+
+/**
+ * The request's headers, with Authorization left out when it was given more
+ * than once: Node keeps the first and drops the rest, so which credentials
+ * counted was Node's choice, not the client's (a valid one then junk was
+ * let in, junk then a valid one refused). Given twice, it counts as absent,
+ * as any other repeated header here does.
+ */
+export function credentialHeaders(request: IncomingMessage): IncomingHttpHeaders {
+  return (request.headersDistinct['authorization']?.length ?? 0) > 1 ? { ...request.headers, authorization: undefined } : request.headers;
 }
 
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {

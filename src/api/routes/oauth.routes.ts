@@ -1,3 +1,4 @@
+import { credentialHeaders } from '../auth/headers.js';
 import { envelope } from '../envelope.js';
 import type { Router } from '../router.js';
 import { OP_OAUTH_TOKEN_POST, tokenRequestBody, tokenResponse } from '../schemas/oauth.schemas.js';
@@ -16,7 +17,7 @@ export function oauthRoutes(router: Router, { oauth }: ApiServices): void {
     response: tokenResponse,
     handler: async ({ body, request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return envelope(OP_OAUTH_TOKEN_POST, await oauth.issue(body, request.headers));
+      return envelope(OP_OAUTH_TOKEN_POST, await oauth.issue(body, credentialHeaders(request.raw)));
     },
   });
 }
