@@ -72,6 +72,8 @@ export function installContentDecoding(app: FastifyInstance): void {
  * first is not called empty, and fails where it is read.
  */
 function endsEmpty(payload: Readable): Promise<boolean> {
+  // Closed already (the client went while an earlier hook waited): no event would come to settle on.
+  if (payload.destroyed || payload.errored !== null) return Promise.resolve(false);
   // A request received whole with no byte waiting to be read has none: Node may have closed it already.
   if ((payload as Readable & { complete?: boolean }).complete === true) return Promise.resolve(payload.readableLength === 0);
   return new Promise((resolve) => {

@@ -127,8 +127,9 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   installNotFound(app);
   app.addHook('onRequest', async (request) => {
-    // HTTP/1.1 requires Host (RFC 9112, 3.2).
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw apiError('MALFORMED_HTTP');
+    // HTTP/1.1 requires Host, once (RFC 9112, 3.2).
+    const hosts = request.raw.headersDistinct['host']?.length ?? 0;
+    if ((request.raw.httpVersion === '1.1' && hosts === 0) || hosts > 1) throw apiError('MALFORMED_HTTP');
     if (!isReady() && request.url.split('?')[0] !== '/healthz') throw apiError('UNAVAILABLE');
   });
   // Answers hold a customer's financial data: no cache between afford and the lender (a shared proxy) may keep

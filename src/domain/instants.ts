@@ -21,17 +21,18 @@ export function instantProblem(s: string): string | null {
   const m = SHAPE.exec(s);
   if (!m) return 'must be an ISO 8601 timestamp with a time zone';
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
-  if (year < YEAR_MIN || year > YEAR_MAX) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}`;
+  // A year either side of the bounds may still be within them in UTC (checked below, once the rest is known real).
+  const zoned = m[8] !== 'Z';
+  if (year < YEAR_MIN - (zoned ? 1 : 0) || year > YEAR_MAX + (zoned ? 1 : 0)) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}`;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return 'must be a real calendar date';
   if (hour > 23 || minute > 59 || second > 59) return 'must be a real time of day';
   if (m[8] !== 'Z' && (Number(m[10]) > 14 || Number(m[11]) > 59)) return 'must have a real zone offset';
-  // The years bound the instant, which is stored in UTC: 00:30 on 1 January 1970 an hour ahead of UTC is 1969 there.
-  if (m[8] !== 'Z') {
+  // The years bound the instant, which is stored in UTC: 00:30 on 1 January 1970 an hour ahead of UTC is 1969 there,
+  // and 23:30 on 31 December 1969 an hour behind it is 1970.
+  if (zoned) {
     const offset = (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
-    const minutes = hour * 60 + minute - offset;
-    const newYear = month === 1 && day === 1;
-    const newYearsEve = month === 12 && day === 31;
-    if ((year === YEAR_MIN && newYear && minutes < 0) || (year === YEAR_MAX && newYearsEve && minutes >= 24 * 60)) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}, in UTC`;
+    const utcYear = new Date(Date.UTC(year, month - 1, day, hour, minute - offset)).getUTCFullYear();
+    if (utcYear < YEAR_MIN || utcYear > YEAR_MAX) return `must be in the years ${YEAR_MIN} to ${YEAR_MAX}, in UTC`;
   }
   return null;
 }

@@ -55,7 +55,10 @@ export function finiteThroughout(value: unknown): boolean {
     const node = stack.pop();
     if (typeof node === 'number') {
       if (!Number.isFinite(node)) return false;
-    } else if (node !== null && typeof node === 'object') stack.push(...Object.values(node));
+    } else if (node !== null && typeof node === 'object') {
+      // One at a time: spread, an array of some 125,000 items overflowed the call stack.
+      for (const child of Object.values(node)) stack.push(child);
+    }
   }
   return true;
 }

@@ -61,11 +61,14 @@ async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     if (pendingBytes > ZSTD_PIECE_OUTPUT) throw new Error(`${ZSTD_PIECE / 1024} KiB expand past ${ZSTD_PIECE_OUTPUT / 1024 / 1024} MiB`);
     pending.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   });
-  const push = (chunk: Uint8Array, final: boolean): void => {
+  // The error of a piece that fails, returned rather than thrown, so that what its blocks before the damage gave is
+  // handed on first: the lines read before the damage stand.
+  const push = (chunk: Uint8Array, final: boolean): Error | undefined => {
     try {
       stream.push(chunk, final);
+      return undefined;
     } catch (err) {
-      throw affordErrorCausedBy(err, 'INPUT_DECOMPRESS_FAILED', 'ZStandard', (err as Error).message);
+      return affordErrorCausedBy(err, 'INPUT_DECOMPRESS_FAILED', 'ZStandard', (err as Error).message);
     }
   };
   const drain = (): Buffer[] => {
@@ -76,12 +79,14 @@ async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   };
   for await (const chunk of chunks) {
     for (let at = 0; at < chunk.length; at += ZSTD_PIECE) {
-      push(chunk.subarray(at, at + ZSTD_PIECE), false);
+      const failed = push(chunk.subarray(at, at + ZSTD_PIECE), false);
       yield* drain();
+      if (failed) throw failed;
     }
   }
-  push(new Uint8Array(0), true);
+  const failed = push(new Uint8Array(0), true);
   yield* drain();
+  if (failed) throw failed;
 }
 
 const asBuffer = (chunk: Buffer | string): Buffer => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);

@@ -1,4 +1,7 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import Fastify from 'fastify';
+import { installContentDecoding } from '../../src/api/content-encoding.js';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_BODY_LIMIT } from '../../src/api/limits.js';
@@ -117,6 +120,34 @@ describe('a request body with a Content-Encoding', () => {
       const res = await post(bytes, encoding);
       expect(res.status, encoding).toBe(400);
       expect(await res.json(), encoding).toEqual(plainBody);
+    }
+  });
+
+  it('goes on past a compressed body whose client went away while an earlier hook waited, rather than wait for it for ever', async () => {
+    // The service's auth waits on the store before the body is read: a 50 ms hook stands in for it.
+    const app = Fastify();
+    app.addHook('onRequest', async () => new Promise((r) => setTimeout(r, 50)));
+    installContentDecoding(app);
+    let after = 0;
+    app.addHook('preParsing', async (_request, _reply, payload) => {
+      after++;
+      return payload;
+    });
+    app.post('/x', async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as { port: number };
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n', () =>
+          setTimeout(() => socket.resetAndDestroy(), 10),
+        ),
+      );
+      socket.on('error', () => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      // The request was closed before the decoding hook looked at it: that hook settles, and the next one runs.
+      expect(after).toBe(1);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -26,8 +26,6 @@ describe('bucket totals: query validation', () => {
     ['group_by=bucket_l1&date_from=yesterday', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
     // 24:00 was rolled over into the next day by the date parser, and a range ending 31 January ran into February.
     ['group_by=month&date_from=2024-01-01&date_to=2024-01-31T24:00:00Z', { date_to: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
-    ['group_by=month&date_from=2024-01-01T23:60:00Z&date_to=2024-01-31', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
-    ['group_by=month&date_from=2024-01-01T00:00:60Z&date_to=2024-01-31', { date_from: 'must be an RFC 3339 timestamp or a date formatted YYYY-MM-DD' }],
     ['group_by=bucket_l1&month_from=2024-01&date_from=2024-01-01', { date_from: 'cannot be combined with month_from' }],
     ['group_by=bucket_l1&month_from=2000-01&month_to=2024-01', { month_to: 'the range must span at most 120 months' }],
     ['group_by=bucket_l1&currency=gbp', { currency: 'must be a 3-letter currency code' }],

@@ -119,6 +119,8 @@ describe('write and task routes given hostile input', () => {
     const hostless = await exchange('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect([hostless.status, JSON.parse(hostless.body)]).toEqual([400, { operation_id: 'unknown', code_id: 'request_validation', message: 'The request is not valid HTTP', errors: {} }]);
     expect((await exchange('GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+    const twice = await exchange('GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
+    expect([twice.status, JSON.parse(twice.body)]).toEqual([400, { operation_id: 'unknown', code_id: 'request_validation', message: 'The request is not valid HTTP', errors: {} }]);
     const tunnel = await exchange('CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n');
     expect([tunnel.status, JSON.parse(tunnel.body)]).toEqual([405, { operation_id: 'unknown', code_id: 'unknown', message: 'Method not allowed', errors: {} }]);
     // Expect: 100-continue is met as ever.
@@ -170,6 +172,9 @@ describe('write and task routes given hostile input', () => {
     // The definition is as it was.
     const read = await service.call<{ data: { buckets: { additional_data?: object }[] } }>('GET', `/aggregations/v2/buckets/${id}`, { headers: auth });
     expect(read.body.data.buckets[0]?.additional_data).toEqual({ note: 'fine' });
+    // A long list in it is walked, not spread onto the call stack (130,000 items overflowed it: a 500).
+    const long = await send('POST', '/aggregations/v2/buckets', definition(`{"zeros":[${new Array(130_000).fill(0).join(',')}]}`));
+    expect(long.status).toBe(201);
   });
 
   it("refuses a customer secret in an ingestion that X-Customer-Secret could not carry, rather than make a customer no read can reach", async () => {
@@ -181,6 +186,13 @@ describe('write and task routes given hostile input', () => {
     ] as const) {
       const res = await send('POST', '/v2/ingest/transactions', entry(secret));
       expect({ secret, status: res.status, errors: res.body['errors'] }).toEqual({ secret, status: 400, errors: { '[0].customer_secret': reason } });
+    }
+    // Nor an id no header could name, which the event it makes would refuse: answered 202, the task then failed.
+    for (const [field, id] of [['customer_id', 'cust\u0085next'], ['customer_id', ' padded'], ['customer_idempotent_identifier', 'cust\u0001x']] as const) {
+      const res = await send('POST', '/v2/ingest/transactions', JSON.stringify([{ [field]: id, transactions: [transactionData('tx-id')] }]));
+      expect({ id, status: res.status, errors: res.body['errors'] }).toEqual({
+        id, status: 400, errors: { [`[0].${field}`]: 'must not begin or end with a space or tab, nor hold a control character (an HTTP header could not name it)' },
+      });
     }
     // Nothing was made of them: the customer is unknown.
     const read = await fetch(`${service.base}/financial/v2/transactions`, { headers: { ...auth, 'x-customer-id': 'cust-secret' } });

@@ -25,6 +25,11 @@ describe('instants', () => {
     ['2100-12-31T22:59:59-01:00', null],
     ['2100-12-31T23:30:00+01:00', null],
     ['2100-12-31T23:59:59.999-00:01', 'must be in the years 1970 to 2100, in UTC'],
+    ['1969-12-31T23:30:00-01:00', null],
+    ['2101-01-01T00:30:00+01:00', null],
+    ['1969-12-31T22:30:00-01:00', 'must be in the years 1970 to 2100, in UTC'],
+    ['1969-12-31T23:30:00Z', 'must be in the years 1970 to 2100'],
+    ['1968-12-31T23:30:00-01:00', 'must be in the years 1970 to 2100'],
     ['2024-01-01 00:00:00Z', 'must be an ISO 8601 timestamp with a time zone'],
   ])('%s: %s', (input, problem) => {
     expect(instantProblem(input)).toBe(problem);

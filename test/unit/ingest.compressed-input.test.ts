@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { Decompress as ZstdDecompress } from 'fzstd';
 import { decompressed } from '../../src/ingest/compressed-input.js';
 
 /** An input of `chunks` that records whether its reader closed it, and can fail after its chunks as a file can. */
@@ -21,7 +22,7 @@ function input(chunks: readonly Buffer[], failWith?: Error): { source: AsyncIter
 
 const text = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `{"line":${i}}\n`).join(''));
 const pieces = (bytes: Buffer, size: number): Buffer[] => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
-const zstd = (bytes: Buffer): Buffer => execFileSync('zstd', ['-q', '-c'], { input: bytes });
+const zstd = (bytes: Buffer): Buffer => execFileSync('zstd', ['-q', '-c'], { input: bytes, maxBuffer: 1 << 28 });
 
 describe('compressed input', () => {
   it('gives plain, gzip and ZStandard inputs as their text, whatever size the pieces come in (a magic number split included)', async () => {
@@ -33,6 +34,41 @@ describe('compressed input', () => {
         expect(Buffer.concat(out).equals(text), `${name} in pieces of ${size}`).toBe(true);
       }
     }
+  });
+
+  it('hands on everything a damaged ZStandard input decoded before the damage, then fails: the lines read before it stand', async () => {
+    // Lines that compress as events do, some eight times: a 64 KiB piece then holds several blocks.
+    const event = (i: number) => JSON.stringify({ event_id: `e-${i}`, type: 'transaction.upserted', n: i, note: `line ${i} ${(i * 7919) % 10007}` });
+    const many = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `${event(i)}\n`).join(''));
+    const compressed = zstd(many);
+    // Damage the decoder meets part-way through one of the 64 KiB pieces it is given, after blocks that decode.
+    let found: { yielded: number; decoded: number } | undefined;
+    for (let at = 30_000; at < compressed.length && found === undefined; at += 997) {
+      const damaged = Buffer.from(compressed);
+      damaged.fill(0xff, at, at + 16);
+      let yielded = 0;
+      let failed: unknown;
+      try {
+        for await (const out of decompressed(input([damaged]).source)) yielded += out.length;
+      } catch (err) {
+        failed = err;
+      }
+      if (failed === undefined) continue;
+      expect(String(failed)).toMatch(/ZStandard-compressed input cannot be read on/);
+      // The same decoder given the same pieces: what it gave before it threw.
+      let decoded = 0;
+      const reference = new ZstdDecompress((chunk) => (decoded += chunk.length));
+      try {
+        for (let p = 0; p < damaged.length; p += 64 * 1024) reference.push(damaged.subarray(p, p + 64 * 1024), false);
+        reference.push(new Uint8Array(0), true);
+      } catch {
+        // The damage.
+      }
+      found = { yielded, decoded };
+    }
+    expect(found).toBeDefined();
+    expect(found?.decoded).toBeGreaterThan(0);
+    expect(found?.yielded).toBe(found?.decoded);
   });
 
   it('closes its input when its reader stops early, for every format', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, nestsDeeperThan } from '../../domain/event-limits.js';
-import { customerSecretText, idText } from '../../domain/text-schemas.js';
+import { customerSecretText, headerIdText } from '../../domain/text-schemas.js';
 import type { TransactionData } from '../../domain/events.js';
 import { MAX_INGEST_TRANSACTIONS } from '../../tasks/ingestion.js';
 import { envelopeOf } from './common.js';
@@ -68,8 +68,10 @@ const NOT_SUPPORTED_WINDOWS = 'is not supported: afford clears no transactions b
 function entrySchema(transaction: typeof nativeTransaction) {
   return z
     .object({
-      customer_id: idText.optional(),
-      customer_idempotent_identifier: idText.optional(),
+      // Ids an HTTP header can name, as the event schema requires: refused here, rather than answered 202 and then
+      // failed in the task.
+      customer_id: headerIdText.optional(),
+      customer_idempotent_identifier: headerIdText.optional(),
       customer_secret: customerSecretText.optional(),
       transactions: z.array(transaction).min(1, 'must hold at least one transaction'),
       transaction_windows: z.unknown().refine((v) => v === undefined, NOT_SUPPORTED_WINDOWS).optional(),
