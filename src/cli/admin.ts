@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -128,7 +128,15 @@ export function startAdminServer(
     });
   });
   server.on('error', unusable);
-  server.listen(socketPath);
+  // Its owner's alone: a command forwarded over it may carry a secret (a webhook's), and another user on the machine
+  // must not be able to send one. Made so before any client can connect, as the umask may leave it open to a group.
+  server.listen(socketPath, () => {
+    try {
+      chmodSync(socketPath, 0o600);
+    } catch (err) {
+      unusable(err);
+    }
+  });
   return {
     close: () =>
       new Promise((resolve) => {
@@ -210,10 +218,39 @@ function isRegularFile(file: string): boolean {
   }
 }
 
+/**
+ * Why the socket at `socketPath` is not to be trusted with a command, when
+ * it is not: it must be a socket owned by this user or by the store's owner
+ * (the user the service runs as). Its path in the temporary folder is known
+ * to every user, so another could hold the store open and listen there, and
+ * take what the command carries (a webhook's secret and headers) and answer
+ * what it likes.
+ */
+export function untrustedSocket(socketPath: string, dbPath: string): string | undefined {
+  let socket: ReturnType<typeof lstatSync>;
+  try {
+    socket = lstatSync(socketPath);
+  } catch {
+    // Not there: the connection fails, and says so.
+    return undefined;
+  }
+  const trusted = new Set<number>();
+  if (process.getuid) trusted.add(process.getuid());
+  try {
+    trusted.add(statSync(dbPath).uid);
+  } catch {
+    // The store's owner is not known: this user's socket alone is trusted.
+  }
+  if (socket.isSocket() && trusted.has(socket.uid)) return undefined;
+  return `afford: ${socketPath} is not a socket of this user's or of the store's owner (${socket.isSocket() ? `it belongs to user ${socket.uid}` : 'it is no socket'}): the command is not handed to it`;
+}
+
 export function forwardToService(dbPath: string, argv: readonly string[]): Promise<AdminResponse> {
   const socketPath = adminSocketPath(dbPath);
   const refused = notForwardable(argv);
   if (refused) return Promise.resolve({ output: '', error: refused, exitCode: 2 });
+  const untrusted = untrustedSocket(socketPath, dbPath);
+  if (untrusted) return Promise.resolve({ output: '', error: untrusted, exitCode: 1 });
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(socketPath);
     let body = '';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { chownSync, lstatSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +43,22 @@ describe('CLI commands while afford serve holds the database', () => {
     }
     // And the service still answers.
     expect((await afford(['jobs', 'run', 'rebuild-monthly-totals'])).code).toBe(0);
+  });
+
+  it("keeps its socket its owner's, and hands no command to a socket that is neither this user's nor the store's owner's", async () => {
+    const socketPath = adminSocketPath(service.env.AFFORD_DB as string);
+    expect(lstatSync(socketPath).mode & 0o077).toBe(0);
+    // Another user's socket at the same path (its name is known to every user): the command, secrets and all, stays.
+    if (process.getuid?.() !== 0) throw new Error('this test makes the socket another user\'s with chown, which needs root');
+    chownSync(socketPath, 65534, 65534);
+    try {
+      const refused = await afford(['webhooks', 'list']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(`afford: ${socketPath} is not a socket of this user's or of the store's owner (it belongs to user 65534): the command is not handed to it`);
+    } finally {
+      chownSync(socketPath, 0, 0);
+    }
+    expect((await afford(['webhooks', 'list'])).code).toBe(0);
   });
 
   it('refuses commands that need their own process, with a clear message', async () => {
