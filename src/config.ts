@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
@@ -89,6 +90,27 @@ const underFolder = (file: string, folder: string): boolean => {
 };
 
 /**
+ * Where a path leads once its links are followed: the longest part of it
+ * that exists, resolved by the file system, and the rest as written. A
+ * store reached through a link into the export folder is in that folder.
+ */
+function followed(p: string): string {
+  const absolute = path.resolve(p);
+  let existing = absolute;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(existing), ...rest);
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return absolute;
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/**
  * A path setting: trimmed, not blank, a local path (DuckDB reads `s3://`,
  * `md:` and the like by downloading an extension into the process), and not
  * under the kernel's folders.
@@ -172,9 +194,10 @@ const envSchema = z.object({
   AFFORD_REFRESH_TIMEOUT_MS: intString(1, 86_400_000),
 }).superRefine((c, ctx) => {
   // The export replaces what is in its folder, and `afford sql` reads any file there: the live store must be elsewhere.
-  const store = path.resolve(c.AFFORD_DB);
+  // Compared where the paths lead: through a link, a store outside the folder as written could be inside it.
+  const store = followed(c.AFFORD_DB);
   for (const [name, folder] of [['AFFORD_EXPORT_DIR', c.AFFORD_EXPORT_DIR], ['AFFORD_REPORTS_DIR', c.AFFORD_REPORTS_DIR]] as const) {
-    if (folder !== undefined && underFolder(store, path.resolve(folder))) {
+    if (folder !== undefined && underFolder(store, followed(folder))) {
       ctx.addIssue({ code: 'custom', path: ['AFFORD_DB'], message: `must not be inside ${name} (${folder}): the jobs replace what is there, and afford sql reads it` });
     }
   }

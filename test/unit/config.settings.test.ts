@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 
@@ -59,5 +62,18 @@ describe('settings refuse what would misbehave later, naming the variable', () =
     // A relative store inside an absolute export folder, and the other way round.
     expect(complaint({ AFFORD_DB: 'export/afford.duckdb', AFFORD_EXPORT_DIR: process.cwd() })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
     expect(complaint({ AFFORD_DB: `${process.cwd()}/out/afford.duckdb`, AFFORD_EXPORT_DIR: 'out' })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+    // Through a link: a store outside the folder as written, but inside it where the link leads.
+    const dir = mkdtempSync(path.join(tmpdir(), 'afford-config-links-'));
+    try {
+      mkdirSync(path.join(dir, 'export'));
+      symlinkSync(path.join(dir, 'export'), path.join(dir, 'dblink'));
+      symlinkSync(dir, path.join(dir, 'exportlink'));
+      expect(complaint({ AFFORD_DB: path.join(dir, 'dblink', 'afford.duckdb'), AFFORD_EXPORT_DIR: path.join(dir, 'export') })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+      expect(complaint({ AFFORD_DB: path.join(dir, 'dblink', 'sub', 'afford.duckdb'), AFFORD_REPORTS_DIR: path.join(dir, 'export') })).toMatch(/AFFORD_DB: must not be inside AFFORD_REPORTS_DIR/);
+      expect(complaint({ AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_EXPORT_DIR: path.join(dir, 'exportlink') })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+      expect(complaint({ AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_EXPORT_DIR: path.join(dir, 'export') })).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
