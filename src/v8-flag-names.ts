@@ -31,6 +31,21 @@ function v8Flags(): Map<string, FlagType> | undefined {
   return known;
 }
 
+/**
+ * Flags V8 takes only as the process starts, which AFFORD_V8_FLAGS cannot
+ * give it (it is applied to a running process): `help` prints V8's help and
+ * ends the process (exit 0, the command never run), and those that make V8
+ * run its collector on one thread stop the process in V8's first
+ * collection once its concurrent marking has begun (a fatal error, exit
+ * 133). `node --single-threaded-gc bin/afford.mjs ...` gives those.
+ */
+const AT_START_ONLY = new Map([
+  ['help', 'prints V8\'s help and ends the process: it is no setting'],
+  ['single-threaded', 'must be given to node as it starts (node --single-threaded ...): V8 cannot stop its own threads in a running process, and stops it'],
+  ['single-threaded-gc', 'must be given to node as it starts (node --single-threaded-gc ...): V8 cannot stop its own threads in a running process, and stops it'],
+  ['predictable', 'must be given to node as it starts (node --predictable ...): V8 cannot stop its own threads in a running process, and stops it'],
+]);
+
 /** What is wrong with a list of flags (`--name` or `--name=value`, separated by spaces), or undefined when V8 takes them all. */
 export function v8FlagsProblem(value: string): string | undefined {
   const flags = v8Flags();
@@ -46,6 +61,8 @@ export function v8FlagsProblem(value: string): string | undefined {
     }
     const type = flags.get(name);
     if (type === undefined) return `${written} is not a flag of this Node's V8 (node --v8-options lists them)`;
+    const startOnly = AT_START_ONLY.get(name);
+    if (startOnly !== undefined) return `${written} ${startOnly}`;
     if (type === 'bool' && given !== undefined) return `${written} is on or off, and takes no value`;
     if (type !== 'bool' && given === undefined) return `${written} takes a value: ${written}=...`;
     if (type === 'whole' && !/^[+-]?\d+$/.test(given ?? '')) return `${written} takes a whole number, not '${given}'`;

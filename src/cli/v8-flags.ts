@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import { SETTINGS, V8_FLAGS_PATTERN } from '../config.js';
+import { v8FlagsProblem } from '../v8-flag-names.js';
 
 /**
  * Hands AFFORD_V8_FLAGS (or its default) to V8, before the command runs.
@@ -13,8 +14,11 @@ import { SETTINGS, V8_FLAGS_PATTERN } from '../config.js';
  * it with the other settings' mistakes.
  */
 export function applyV8Flags(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const value = env['AFFORD_V8_FLAGS'] || SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default;
+  const fallback = SETTINGS.find((s) => s.name === 'AFFORD_V8_FLAGS')?.default;
+  const value = env['AFFORD_V8_FLAGS'] || fallback;
   if (!value || !V8_FLAGS_PATTERN.test(value)) return undefined;
+  // Nor one the settings refuse: V8 would print its own lines first, or end the process, before the refusal.
+  if (value !== fallback && v8FlagsProblem(value) !== undefined) return undefined;
   v8.setFlagsFromString(value.trim());
   return value;
 }

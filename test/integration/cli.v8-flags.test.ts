@@ -40,6 +40,20 @@ describe('AFFORD_V8_FLAGS', () => {
       const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
       expect([run.code, run.stderr], flags).toEqual([1, expect.stringContaining(`AFFORD_V8_FLAGS: must be V8 flags: ${problem}`)]);
     }
+    // Nothing of V8's own before the refusal: the value was applied before it was refused, and V8 printed its lines.
+    const bad = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: '--heap-growing-percent=lots' });
+    expect(bad.stderr).not.toMatch(/illegal value|Try --help/);
+    // Flags V8 takes only as the process starts: --help printed V8's help and exited 0 without running the command,
+    // and a collector on one thread stopped the process in V8 (a fatal error, exit 133).
+    for (const [flags, problem] of [
+      ['--help', "--help prints V8's help and ends the process"],
+      ['--single-threaded', '--single-threaded must be given to node as it starts'],
+      ['--single-threaded-gc', '--single-threaded-gc must be given to node as it starts'],
+      ['--predictable', '--predictable must be given to node as it starts'],
+    ]) {
+      const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
+      expect([run.code, run.stdout, run.stderr], flags).toEqual([1, '', expect.stringContaining(`AFFORD_V8_FLAGS: must be V8 flags: ${problem}`)]);
+    }
     // Written either way, and turned off by --no- or --no: V8 takes them.
     const fine = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: '--heap_growing_percent=40 --no-trace-gc --notrace-gc-verbose --stack-size=+2000' });
     expect(fine.code, fine.stderr).toBe(0);
