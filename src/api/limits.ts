@@ -1,4 +1,5 @@
 import { MAX_INGEST_TRANSACTIONS } from '../tasks/ingestion.js';
+import { MAX_REPORT_PDF_BYTES } from '../reports/report-verify.js';
 import { OP_INGEST_TRANSACTIONS_POST } from './schemas/ingest.schemas.js';
 import { OP_OAUTH_TOKEN_POST } from './schemas/oauth.schemas.js';
 import { OP_REPORT_VERIFY_POST } from './schemas/report-verify.schemas.js';
@@ -22,8 +23,8 @@ export const INGEST_BODY_LIMIT = MAX_INGEST_TRANSACTIONS * 8 * 1024;
 /** The token call's form body: a refresh token and the grant type. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 
-/** A report PDF to verify: a year of a busy customer with every flag raised is a few hundred KB. */
-export const REPORT_PDF_BODY_LIMIT = 8 * 1024 * 1024;
+/** A report PDF to verify, as the command line takes it. */
+export const REPORT_PDF_BODY_LIMIT = MAX_REPORT_PDF_BYTES;
 
 export function bodyLimitFor(operationId: string): number {
   if (operationId === OP_INGEST_TRANSACTIONS_POST) return INGEST_BODY_LIMIT;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { readableInstant, longMonth } from '../reports/pdf-format.js';
 import { describeValue } from '../reports/report-figure-names.js';
-import { isRefused, provenanceOf, verifyPdf, type VerifyResult } from '../reports/report-verify.js';
+import { isRefused, MAX_REPORT_PDF_BYTES, provenanceOf, verifyPdf, type VerifyResult } from '../reports/report-verify.js';
+import { boundedFileBytes } from './input-file.js';
 import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 
 /** Exit codes: 0 the report matches the store, 1 it does not, 2 the file is not a report afford can check. */
@@ -43,7 +43,8 @@ export function registerReportVerify(report: Command): void {
     .description('recompute a report PDF from the store: does it still match, and if not, what changed and why')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const bytes = await readFile(file).catch((err: Error) => err);
+      // Read no further than a report can be: /dev/zero took memory without end.
+      const bytes = await boundedFileBytes(file, MAX_REPORT_PDF_BYTES);
       if (bytes instanceof Error) {
         errOut(`afford report verify: cannot read ${file}: ${bytes.message}\n`);
         return setExitCode(2);

@@ -39,6 +39,8 @@ export function registerReport(program: Command): void {
     .option('--pdf <file>', 'write the report as a PDF to this file instead of printing JSON')
     .option('--client <client_id>', "the customer's client (needed when two clients use the same customer id)")
     .action(async (customerId: string, opts: ReportOptions) => {
+      // An empty name (an unset $OUT in --pdf "$OUT") printed the JSON instead, and said nothing.
+      if (opts.pdf !== undefined && opts.pdf.trim() === '') return fail('--pdf must name a file');
       if ((opts.from && !isMonth(opts.from)) || (opts.to && !isMonth(opts.to))) return fail('--from and --to must be months written YYYY-MM');
       // The API's rule for missing ends and limits.
       const months = wholeMonthRange({ from: opts.from, to: opts.to });
@@ -54,13 +56,17 @@ export function registerReport(program: Command): void {
         const foreign = accountIds ? await findForeignAccounts(store, customer, accountIds) : [];
         if (foreign.length) return fail(`customer ${customerId} has no account ${foreign.join(', ')}`);
         const request = { ...customer, range, accountIds, currency: opts.currency };
-        const built = opts.pdf ? await buildReportWithTransactions(store, request) : await buildReport(store, request).then((report) => report && { report, transactions: '[]' });
+        const built = opts.pdf !== undefined ? await buildReportWithTransactions(store, request) : await buildReport(store, request).then((report) => report && { report, transactions: '[]' });
         if (!built) return fail(`no customer ${customerId}`);
         const { report } = built;
-        if (opts.pdf) {
+        if (opts.pdf !== undefined) {
           const pdf = await signedPdf(store, await renderReportPdf(built));
           const failed = await writeFile(opts.pdf, pdf).then(() => undefined, (err: Error) => err);
-          if (failed) return fail(`cannot write ${opts.pdf}: ${failed.message}`);
+          if (failed) {
+            // Failed once started (the report was built): 1, as any command's failure; 2 is a usage mistake.
+            errOut(`afford report: cannot write ${opts.pdf}: ${failed.message}\n`);
+            return setExitCode(1);
+          }
           errOut(`wrote ${opts.pdf} (${range.from} to ${range.to})\n`);
         } else {
           // out(): standard output here, or the caller's when `afford serve` runs this for it.

@@ -23,6 +23,9 @@ import { reportSigningKey, signatureState, type SignatureState } from './report-
  * deletion, or one that was not there before.
  */
 
+/** The largest PDF taken to verify: a year of a busy customer with every flag raised is a few hundred KB. */
+export const MAX_REPORT_PDF_BYTES = 8 * 1024 * 1024;
+
 export type TransactionChange = 'later_version' | 'deleted' | 'added' | 'left_the_report';
 
 export interface ChangedTransaction {

@@ -36,11 +36,22 @@ describe('ordinary mistakes at the command line', () => {
 
   it('a device as the input file, which would never end', async () => {
     expectOneLine(await afford(['ingest', 'file', '/dev/zero'], env), /^afford ingest file: \/dev\/zero is a device, not a file$/);
+    // A report to verify is read no further than a report can be: /dev/zero took memory without end.
+    const verify = await afford(['report', 'verify', '/dev/zero'], env);
+    expectOneLine(verify, /^afford report verify: cannot read \/dev\/zero: it is larger than 8 MiB$/);
+    expect(verify.code).toBe(2);
   });
 
-  it('a PDF path that cannot be written', async () => {
+  it('a PDF path that cannot be written, or that names nothing', async () => {
     const pdf = path.join(dir, 'no-such-folder', 'report.pdf');
-    expectOneLine(await afford(['report', 'cust-1', '--from', '2024-01', '--to', '2024-03', '--pdf', pdf], env), /^afford report: cannot write .*report\.pdf: ENOENT/);
+    const unwritable = await afford(['report', 'cust-1', '--from', '2024-01', '--to', '2024-03', '--pdf', pdf], env);
+    expectOneLine(unwritable, /^afford report: cannot write .*report\.pdf: ENOENT/);
+    // It failed once started: 1, not a usage mistake's 2.
+    expect(unwritable.code).toBe(1);
+    // An unset $OUT in --pdf "$OUT" printed the JSON report instead, and exited 0.
+    const empty = await afford(['report', 'cust-1', '--from', '2024-01', '--to', '2024-03', '--pdf', ''], env);
+    expectOneLine(empty, /^afford report: --pdf must name a file$/);
+    expect([empty.code, empty.stdout]).toEqual([2, '']);
   });
 
   it('a negative or non-numeric count', async () => {
