@@ -46,7 +46,7 @@ function parseAddOptions(opts: AddOptions): ValidSubscription | undefined {
       clientId: opts.client,
       url: opts.url,
       events: opts.events.split(','),
-      headers: Object.fromEntries(opts.header.map(parseHeaderArgument)),
+      headers: opts.header.map(parseHeaderArgument),
       secret: opts.secret,
     });
   } catch (err) {

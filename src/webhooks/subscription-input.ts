@@ -12,6 +12,8 @@ export const MIN_SECRET_LENGTH = 33;
 const RESERVED_HEADERS = new Set([
   'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'user-agent',
   'upgrade', 'keep-alive', 'expect', 'proxy-connection', 'te', 'trailer',
+  // The body goes as it is: a receiver that honoured a coding named here could not read it.
+  'content-encoding',
   'x-signature', 'x-signing-id', 'x-token-signature', 'x-webhook-event', 'x-webhook-delivery-id', 'x-webhook-attempt',
 ]);
 
@@ -26,9 +28,16 @@ export interface SubscriptionInput {
   clientId: string;
   url: string;
   events: readonly string[];
-  headers?: Readonly<Record<string, string>>;
+  /** As given, in order: a name given twice (in any case) is refused, not merged or dropped. */
+  headers?: Readonly<Record<string, string>> | readonly (readonly [string, string])[];
   secret?: string;
 }
+
+/** The longest client id: ids are at most 200 characters wherever they are stored. */
+const MAX_CLIENT_ID = 200;
+/** A host name's rules (RFC 1035): labels of 1 to 63 characters, 253 in all. */
+const validHostName = (host: string): boolean =>
+  host.startsWith('[') || (host.length <= 253 && host.replace(/\.$/, '').split('.').every((label) => label.length >= 1 && label.length <= 63));
 
 export interface ValidSubscription {
   clientId: string;
@@ -42,6 +51,7 @@ export interface ValidSubscription {
 export function validateSubscription(input: SubscriptionInput): ValidSubscription {
   const clientId = input.clientId.trim();
   if (clientId === '') throw affordError('SUBSCRIPTION_INVALID', 'a client id is required');
+  if (clientId.length > MAX_CLIENT_ID) throw affordError('SUBSCRIPTION_INVALID', `a client id is at most ${MAX_CLIENT_ID} characters`);
 
   if (input.url.length > MAX_URL_LENGTH) throw affordError('SUBSCRIPTION_INVALID', `the webhook URL must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
@@ -53,6 +63,9 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must use https (or http)');
   if (url.username || url.password) throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL must not carry credentials; use --header instead');
+  // Accepted, such a URL could never be delivered to, and every delivery was retried for half an hour.
+  if (url.port === '0') throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL\'s port must be from 1 to 65535');
+  if (!validHostName(url.hostname)) throw affordError('SUBSCRIPTION_INVALID', 'the webhook URL\'s host is not a valid name (labels of 1 to 63 characters, 253 in all)');
   // As stored: percent-encoding can make a URL several times longer than it was typed.
   if (url.toString().length > MAX_URL_LENGTH) throw affordError('SUBSCRIPTION_INVALID', `the webhook URL must be at most ${MAX_URL_LENGTH} characters, percent-encoded`);
 
@@ -64,7 +77,12 @@ export function validateSubscription(input: SubscriptionInput): ValidSubscriptio
   }
 
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers ?? {})) {
+  const given = Array.isArray(input.headers) ? input.headers : Object.entries(input.headers ?? {});
+  const seen = new Set<string>();
+  for (const [name, value] of given as readonly (readonly [string, string])[]) {
+    // Given twice, one was dropped (the same case) or both sent joined by a comma (another case).
+    if (seen.has(name.toLowerCase())) throw affordError('SUBSCRIPTION_INVALID', `header ${name} is given twice: give it once (several values go in one, comma-separated)`);
+    seen.add(name.toLowerCase());
     if (!HEADER_NAME.test(name)) throw affordError('SUBSCRIPTION_INVALID', `'${name}' is not a valid header name`);
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw affordError('SUBSCRIPTION_INVALID', `header ${name} is set by the service and cannot be configured`);
     if (/[\r\n\0]/.test(value)) throw affordError('SUBSCRIPTION_INVALID', `the value of header ${name} must be on one line`);

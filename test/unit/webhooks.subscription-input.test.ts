@@ -28,6 +28,25 @@ describe('a subscription as given', () => {
       .toEqual({ Authorization: 'Bearer abc.def', 'X-Tabbed': 'a\tb', 'X-Latin': 'café' });
   });
 
+  it('refuses a subscription no delivery could reach, and a header given twice, rather than drop or merge it', () => {
+    expect(refusal(() => validateSubscription({ ...base, url: 'http://hooks.example.com:0/h' }))).toBe("the webhook URL's port must be from 1 to 65535");
+    for (const url of ['http://a..b/h', `https://${'x'.repeat(64)}.example/h`, `https://${'abc.'.repeat(64)}example/h`]) {
+      expect(refusal(() => validateSubscription({ ...base, url })), url).toMatch(/^the webhook URL's host is not a valid name/);
+    }
+    expect(refusal(() => validateSubscription({ ...base, clientId: 'c'.repeat(201) }))).toBe('a client id is at most 200 characters');
+    // The body goes as it is: a receiver honouring a coding named here could not read it.
+    expect(refusal(() => validateSubscription({ ...base, headers: { 'Content-Encoding': 'gzip' } }))).toMatch(/is set by the service and cannot be configured/);
+    // Given twice: the same case kept only the last, another case sent both joined by a comma.
+    for (const headers of [[['X-A', '1'], ['X-A', '2']], [['Authorization', 'AAA'], ['authorization', 'BBB']]] as const) {
+      expect(refusal(() => validateSubscription({ ...base, headers })), JSON.stringify(headers)).toMatch(/^header \S+ is given twice: give it once/);
+    }
+    // What can be reached is kept: an IP, an IPv6 host, a name ending in a dot, a port.
+    for (const url of ['http://10.0.0.5:8443/h', 'http://[::1]:9000/h', 'https://hooks.example.com./h', `https://${'x'.repeat(63)}.example/h`]) {
+      expect(refusal(() => validateSubscription({ ...base, url })), url).toBe('accepted');
+    }
+    expect(validateSubscription({ ...base, headers: [['X-A', '1'], ['X-B', '2']] }).headers).toEqual({ 'X-A': '1', 'X-B': '2' });
+  });
+
   it('never repeats a credential back in its refusal', () => {
     expect(refusal(() => parseHeaderArgument('Authorization: Bearer HDRSECRET_colon'))).not.toContain('HDRSECRET');
     expect(refusal(() => validateSubscription({ ...base, url: 'https://user:URLSECRET_pw@ho st/x' }))).not.toContain('URLSECRET');
