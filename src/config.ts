@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
@@ -122,6 +122,20 @@ const pathString = z
   .refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s), 'must be a path on this machine, not a URL or a DuckDB scheme such as s3:// or md:')
   .refine((s) => !SYSTEM_FOLDERS.some((f) => underFolder(path.resolve(s), f)), `must not be under ${SYSTEM_FOLDERS.join(', ')}`);
 
+/**
+ * A folder setting: a path that is no file. One that was (the export folder
+ * given as a file's path) passed the start, and every nightly export then
+ * failed making its folder there.
+ */
+const folderString = pathString.refine((s) => {
+  try {
+    return statSync(s).isDirectory();
+  } catch {
+    // Not there yet: the job makes it.
+    return true;
+  }
+}, 'must be a folder, not a file');
+
 /** A Kafka broker: host:port, the port from 1 to 65535. */
 const brokerPattern = /^[^\s:/]+:(\d{1,5})$/;
 const brokerList = z
@@ -159,7 +173,7 @@ const envSchema = z.object({
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `must be V8 flags: ${problem}` });
     }),
   AFFORD_READ_CACHE_MB: intString(0, 65_536),
-  AFFORD_HOST: z.string().min(1),
+  AFFORD_HOST: z.string().refine((s) => s.trim() !== '' && !/\s/.test(s), 'must be a host name or an address, with no space'),
   AFFORD_PORT: intString(0, 65535),
   AFFORD_API_REQUEST_TIMEOUT_MS: intString(100, 3_600_000),
   AFFORD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -185,9 +199,9 @@ const envSchema = z.object({
   AFFORD_JOBS_DB_THREADS: intString(1, 1024),
   AFFORD_JOBS_SLICE_CUSTOMERS: intString(1, 100_000),
   AFFORD_JOBS_SLICE_TRANSACTIONS: intString(1, 100_000_000),
-  AFFORD_EXPORT_DIR: pathString,
-  AFFORD_REPORTS_DIR: pathString.optional(),
-  AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AFFORD_EXPORT_DIR: folderString,
+  AFFORD_REPORTS_DIR: folderString.optional(),
+  AFFORD_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').refine((s) => s.trim().length >= 32, 'must be at least 32 characters besides spaces').optional(),
   AFFORD_WEBHOOK_RETRY_BASE_MS: intString(1, 86_400_000),
   AFFORD_WEBHOOK_RETRY_CAP_MS: intString(1, 86_400_000),
   AFFORD_WEBHOOK_TIMEOUT_MS: intString(1, 600_000),

@@ -19,6 +19,16 @@ export function listLimit(value: string): number {
   return n;
 }
 
+/** The most rows one batch may hold, as AFFORD_INGEST_BATCH_ROWS allows. */
+export const MAX_BATCH_ROWS = 1_000_000;
+
+/** An --batch: a whole number from 1 to MAX_BATCH_ROWS, as the setting it stands in for. */
+export function batchRowsOption(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_BATCH_ROWS) throw new InvalidArgumentError(`It must be at most ${MAX_BATCH_ROWS.toLocaleString('en-GB')}, as AFFORD_INGEST_BATCH_ROWS.`);
+  return n;
+}
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('It must be a whole number of at least 1.');

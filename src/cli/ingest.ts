@@ -3,7 +3,7 @@ import { ingestFile } from '../ingest/file-source.js';
 import { fastValidator } from '../ingest/fast-validator.js';
 import type { IngestSummary } from '../ingest/types.js';
 import { cliContext, out, serviceScope, terminalProgress, withPipeline } from './context.js';
-import { positiveInt } from './errors.js';
+import { batchRowsOption } from './errors.js';
 import { inputFile } from './input-file.js';
 
 export function formatSummary(s: IngestSummary, seconds: number): string {
@@ -20,7 +20,7 @@ export function registerIngest(program: Command): void {
     .command('file')
     .argument('<path>', "NDJSON file of events, or '-' for standard input")
     .description('ingest an NDJSON event file; bad lines become dead letters')
-    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)', positiveInt)
+    .option('--batch <rows>', 'events per transaction (default AFFORD_INGEST_BATCH_ROWS)', batchRowsOption)
     .action(async (input: string, opts: { batch?: number }) => {
       // The fast path's thread starts, and compiles its check, while the store opens.
       fastValidator.warm();

@@ -58,6 +58,8 @@ describe('ordinary mistakes at the command line', () => {
     expectOneLine(await afford(['generate', '--customers', '-5'], env), /^error: option '--customers <n>' argument '-5' is invalid\. It must be a whole number of at least 1\./);
     expectOneLine(await afford(['generate', '--months', 'twelve'], env), /argument 'twelve' is invalid/);
     expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '0'], env), /argument '0' is invalid/);
+    // As AFFORD_INGEST_BATCH_ROWS allows: a larger --batch was taken, and held the whole file in memory.
+    expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '99999999999999'], env), /argument '99999999999999' is invalid\. It must be at most 1,000,000, as AFFORD_INGEST_BATCH_ROWS\./);
     expectOneLine(await afford(['dead-letters', '--limit', '-1'], env), /argument '-1' is invalid/);
     expectOneLine(await afford(['dead-letters', '--source', 'ftp'], env), /Allowed choices are file, kafka, http/);
     // Past what SQL's LIMIT takes: refused by the option, not a database error naming the SQL.

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,19 @@ describe('settings refuse what would misbehave later, naming the variable', () =
     // A relative store inside an absolute export folder, and the other way round.
     expect(complaint({ AFFORD_DB: 'export/afford.duckdb', AFFORD_EXPORT_DIR: process.cwd() })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
     expect(complaint({ AFFORD_DB: `${process.cwd()}/out/afford.duckdb`, AFFORD_EXPORT_DIR: 'out' })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+    // Settings that passed the start and failed later, or failed without naming themselves.
+    const file = path.join(tmpdir(), `afford-config-a-file-${process.pid}`);
+    writeFileSync(file, 'x');
+    try {
+      expect(complaint({ AFFORD_EXPORT_DIR: file })).toMatch(/AFFORD_EXPORT_DIR: must be a folder, not a file/);
+      expect(complaint({ AFFORD_REPORTS_DIR: file })).toMatch(/AFFORD_REPORTS_DIR: must be a folder, not a file/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+    expect(complaint({ AFFORD_HOST: ' ' })).toMatch(/AFFORD_HOST: must be a host name or an address, with no space/);
+    expect(complaint({ AFFORD_HOST: 'host name' })).toMatch(/AFFORD_HOST: must be a host name or an address/);
+    expect(complaint({ AFFORD_TOKEN_SECRET: ' '.repeat(40) })).toMatch(/AFFORD_TOKEN_SECRET: must be at least 32 characters besides spaces/);
+    expect(complaint({ AFFORD_HOST: '::', AFFORD_TOKEN_SECRET: 'x'.repeat(32), AFFORD_EXPORT_DIR: tmpdir() })).toBeUndefined();
     // Through a link: a store outside the folder as written, but inside it where the link leads.
     const dir = mkdtempSync(path.join(tmpdir(), 'afford-config-links-'));
     try {
