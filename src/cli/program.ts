@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { settingsHelp } from '../config.js';
 import type { BuildProgram } from './admin.js';
+import { refuseRepeats } from './repeated-options.js';
 
 type Registrar = (program: Command, buildProgram: BuildProgram) => void;
 
@@ -47,6 +48,7 @@ export const buildProgram: BuildProgram = async (argv) => {
     .configureOutput({ outputError: (message, write) => write(`${message.trim().replace(/\s*\n\s*/g, ' ')} (see --help)\n`) });
   const registrars = await Promise.all(commandsFor(argv).map((name) => (COMMANDS[name] as () => Promise<Registrar>)()));
   for (const register of registrars) register(program, buildProgram);
+  refuseRepeats(program);
   // A usage mistake throws (commander's CommanderError) rather than exit the process: the command line exits 2,
   // the service answers its caller (admin.ts).
   const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { collect } from './repeated-options.js';
 import { writeFile } from 'node:fs/promises';
 import { isKnownCurrency } from '../domain/currencies.js';
 import { MAX_RANGE_MONTHS, wholeMonthRange } from '../domain/month-range.js';
@@ -20,7 +21,6 @@ interface ReportOptions {
   client?: string;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function fail(message: string): void {
   errOut(`afford report: ${message}\n`);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { collect } from './repeated-options.js';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository.js';
 import { describeWebhookEvents } from '../webhooks/events.js';
 import { parseHeaderArgument, validateSubscription, type ValidSubscription } from '../webhooks/subscription-input.js';
@@ -7,7 +8,6 @@ import { cliContext, errOut, out, setExitCode, withStore } from './context.js';
 import { listLimit } from './errors.js';
 import { errorCode } from '../domain/errors.js';
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** To standard error, or to the caller's output when the command was forwarded into the service. */
 function warn(line: string): void {

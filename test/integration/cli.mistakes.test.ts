@@ -58,6 +58,17 @@ describe('ordinary mistakes at the command line', () => {
     expectOneLine(await afford(['generate', '--customers', '-5'], env), /^error: option '--customers <n>' argument '-5' is invalid\. It must be a whole number of at least 1\./);
     expectOneLine(await afford(['generate', '--months', 'twelve'], env), /argument 'twelve' is invalid/);
     expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '0'], env), /argument '0' is invalid/);
+    // An option of one value given twice: the last was kept without a word (a webhook for the second client only).
+    for (const args of [
+      ['webhooks', 'add', '--client', 'client-a', '--client', 'client-b', '--url', 'https://hooks.example.com/h', '--events', 'customers.deleted'],
+      ['dead-letters', '--source', 'file', '--source', 'kafka'],
+      ['ingest', 'file', 'x.ndjson', '--batch', '10', '--batch=20'],
+    ]) {
+      const twice = await afford(args, env);
+      expectOneLine(twice, /It is given twice: give it once\./);
+      expect(twice.code, args.join(' ')).toBe(2);
+    }
+    expect((await afford(['webhooks', 'list'], env)).stdout).not.toContain('hooks.example.com');
     // As AFFORD_INGEST_BATCH_ROWS allows: a larger --batch was taken, and held the whole file in memory.
     expectOneLine(await afford(['ingest', 'file', 'x.ndjson', '--batch', '99999999999999'], env), /argument '99999999999999' is invalid\. It must be at most 1,000,000, as AFFORD_INGEST_BATCH_ROWS\./);
     expectOneLine(await afford(['dead-letters', '--limit', '-1'], env), /argument '-1' is invalid/);
