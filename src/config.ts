@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import cron from 'node-cron';
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { affordError } from './domain/errors.js';
 import { v8FlagsProblem } from './v8-flag-names.js';
@@ -227,11 +228,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     raw[s.name] = value === undefined || value === '' ? s.default : value;
   }
   const parsed = envSchema.safeParse(raw);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const misspelt = misspeltSettings(env);
+  if (!parsed.success || misspelt.length > 0) {
+    const lines = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...misspelt];
     throw affordError('CONFIG_INVALID', lines.join('\n  '));
   }
   return parsed.data;
+}
+
+/**
+ * Variables named almost as a setting (at most two letters off): a typo,
+ * such as AFFORD_DB_MEMORY_LIMT, was ignored, and the setting it meant
+ * kept its default without a word. Names further from every setting are
+ * someone else's (a receiver's AFFORD_WEBHOOK_SECRET) and left alone.
+ */
+function misspeltSettings(env: NodeJS.ProcessEnv): string[] {
+  const names = SETTINGS.map((s) => s.name);
+  return Object.keys(env)
+    .filter((key) => key.startsWith('AFFORD_') && !names.includes(key))
+    .flatMap((key) => {
+      const near = closest(key, names);
+      return near !== undefined && distance(key, near) <= 2 ? [`${key}: is no setting of afford's; did you mean ${near}?`] : [];
+    });
 }
 
 export function settingsHelp(): string {

@@ -62,6 +62,11 @@ describe('settings refuse what would misbehave later, naming the variable', () =
     // A relative store inside an absolute export folder, and the other way round.
     expect(complaint({ AFFORD_DB: 'export/afford.duckdb', AFFORD_EXPORT_DIR: process.cwd() })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
     expect(complaint({ AFFORD_DB: `${process.cwd()}/out/afford.duckdb`, AFFORD_EXPORT_DIR: 'out' })).toMatch(/AFFORD_DB: must not be inside AFFORD_EXPORT_DIR/);
+    // A setting's name mistyped was ignored, and the setting it meant kept its default without a word.
+    expect(() => loadConfig({ AFFORD_DB_MEMORY_LIMT: '1KB' })).toThrow(/AFFORD_DB_MEMORY_LIMT: is no setting of afford's; did you mean AFFORD_DB_MEMORY_LIMIT\?/);
+    expect(() => loadConfig({ AFFORD_PROT: '8080', AFFORD_LOG_LEVL: 'info' })).toThrow(/AFFORD_PROT: .*did you mean AFFORD_PORT\?\n {2}AFFORD_LOG_LEVL: .*did you mean AFFORD_LOG_LEVEL\?/);
+    // Names far from every setting are someone else's (a webhook receiver's, in the README's example).
+    expect(loadConfig({ AFFORD_WEBHOOK_SECRET: 'x', AFFORD_PORT: '8080' }).AFFORD_PORT).toBe(8080);
     // Settings that passed the start and failed later, or failed without naming themselves.
     const file = path.join(tmpdir(), `afford-config-a-file-${process.pid}`);
     writeFileSync(file, 'x');
