@@ -79,7 +79,14 @@ describe('settings refuse what would misbehave later, naming the variable', () =
     expect(complaint({ AFFORD_HOST: ' ' })).toMatch(/AFFORD_HOST: must be a host name or an address, with no space/);
     expect(complaint({ AFFORD_HOST: 'host name' })).toMatch(/AFFORD_HOST: must be a host name or an address/);
     expect(complaint({ AFFORD_TOKEN_SECRET: ' '.repeat(40) })).toMatch(/AFFORD_TOKEN_SECRET: must be at least 32 characters besides spaces/);
-    expect(complaint({ AFFORD_HOST: '::', AFFORD_TOKEN_SECRET: 'x'.repeat(32), AFFORD_EXPORT_DIR: tmpdir() })).toBeUndefined();
+    // A folder that exists is a folder (one of its own: the default store, relative to the folder the tests run in,
+    // may be inside the temporary folder itself).
+    const folder = mkdtempSync(path.join(tmpdir(), 'afford-config-folder-'));
+    try {
+      expect(complaint({ AFFORD_HOST: '::', AFFORD_TOKEN_SECRET: 'x'.repeat(32), AFFORD_EXPORT_DIR: folder })).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
     // Through a link: a store outside the folder as written, but inside it where the link leads.
     const dir = mkdtempSync(path.join(tmpdir(), 'afford-config-links-'));
     try {
