@@ -6,16 +6,19 @@
  * The event envelope carries one credential, `customer_secret`; a bad line
  * may carry others under names that look like credentials, so any key whose
  * last word is secret, password, passphrase, token, api_key, private_key,
- * credential(s), cookie or authorization is redacted
- * too. The text is changed only where a value is replaced: everything else
+ * session_key, credential(s), cookie or authorization is redacted too,
+ * written apart or run together (customersecret, accesstoken), and so is
+ * one named pwd or pin. The text is changed only where a value is replaced: everything else
  * stays byte for byte as received.
  */
 
 export const REDACTED = '[redacted]';
 
-const CREDENTIAL_KEY = /(?:^|[_\s-])(?:secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|credentials?|cookie|authorization)$/i;
+// The words run together too (customersecret, clientsecret, accesstoken): a key that ends in one is one. pwd and pin
+// are short words of other words' ends (spin), so only as a key's whole last word.
+const CREDENTIAL_KEY = /(?:secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|privatekey|session[_-]?key|credentials?|cookie|authorization)$|(?:^|[_\s-])(?:pwd|pin)$/i;
 // customerSecret, apiKey: the last word of a camelCase key, told by its capital.
-const CAMEL_CREDENTIAL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Passphrase|Token|ApiKey|Apikey|PrivateKey|Privatekey|Credentials?|Cookie|Authorization)$/;
+const CAMEL_CREDENTIAL_KEY = /[a-z0-9](?:Secret|SECRET|Password|Passwd|Pwd|Pin|PIN|Passphrase|Token|ApiKey|Apikey|PrivateKey|Privatekey|SessionKey|Credentials?|Cookie|Authorization)$/;
 
 /** True for a JSON key whose value must never be kept. */
 export function isCredentialKey(key: string): boolean {

@@ -34,19 +34,28 @@ describe('redactRawEvent', () => {
       expect(redactRawEvent(`{"event_id":"e1","${key}":"${SECRET}", oops`), key).not.toContain(SECRET);
     }
     // A key that only ends like one is not one.
-    const kept = JSON.stringify({ monkey: 'banana', keys: ['a'], cookies_eaten: 3 });
+    const kept = JSON.stringify({ monkey: 'banana', keys: ['a'], cookies_eaten: 3, spin: 'top', pinned: true, shipping: 'x', pwds: 2 });
     expect(redactRawEvent(kept)).toBe(kept);
+  });
+
+  it('catches a credential whose words run together, a session key, and a pwd or pin, which were kept as sent', () => {
+    for (const key of ['customersecret', 'clientsecret', 'accesstoken', 'session_key', 'sessionKey', 'sessionkey', 'pwd', 'user_pwd', 'userPwd', 'pin', 'card_pin', 'cardPin', 'CARD_PIN']) {
+      const json = JSON.stringify({ event_id: 'e1', data: { [key]: SECRET } });
+      expect(redactRawEvent(json), key).toBe(json.replace(`"${SECRET}"`, `"${REDACTED}"`));
+    }
   });
 
   it('keeps nothing of text that is not JSON and names a credential the pattern cannot take, and keeps ordinary words', () => {
     const loose = [
-      `{"customer\\u005fsecret":"${SECRET}",}`,
       `{"customer_secret":["${SECRET}"],}`,
       `{"customer_secret" "${SECRET}"}`,
       `{'customer_secret':'${SECRET}'}`,
       `{"event_id":"e1","data":{"api_key":{"v":"${SECRET}"}} oops`,
     ];
     for (const raw of loose) expect(redactRawEvent(raw), raw).toBe(REDACTED);
+    // A key written with a JSON escape (customer\u005fsecret) ends in a credential's word as written: its value goes.
+    const escaped = redactRawEvent(`{"customer\\u005fsecret":"${SECRET}",}`);
+    expect(escaped).not.toContain(SECRET);
     // A word like a credential's name, not written as a key, leaves the line as it is.
     for (const raw of ['{"description":"TOKEN PURCHASE", oops', '{"description":"secret santa gift" oops']) expect(redactRawEvent(raw)).toBe(raw);
   });
