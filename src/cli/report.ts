@@ -63,7 +63,7 @@ export function registerReport(program: Command): void {
           const pdf = await signedPdf(store, await renderReportPdf(built));
           const failed = await writeFile(opts.pdf, pdf).then(() => undefined, (err: Error) => err);
           if (failed) {
-            // Failed once started (the report was built): 1, as any command's failure; 2 is a usage mistake.
+            // Failed once started (the report was built): 1, as every command's failure; 2 is a usage mistake.
             errOut(`afford report: cannot write ${opts.pdf}: ${failed.message}\n`);
             return setExitCode(1);
           }

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { insightsResponse } from '../../src/api/schemas/insights.schemas.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, expectSchema, type ApiHarness } from './api.js';
+import { authHeaders, expectSchema, startApi, type ApiHarness } from './api.js';
+import { item } from './transaction-events.js';
 
 /** One transaction of a hand-built insights test: a GBP amount booked at 09:00 on `date` (YYYY-MM-DD). */
 export interface InsightTransaction {
@@ -60,4 +61,13 @@ export async function insightsOf(api: ApiHarness, token: string, client: string,
   const res = await api.call('GET', `/v1/affordability/insights?month_from=${from}&month_to=${to}${account}`, { headers: authHeaders(token, client, customer) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return expectSchema(insightsResponse, res.body).data as InsightsData;
+}
+
+/** The API with a client `client`, its token, and `events` ingested, none of them a dead letter. */
+export async function startApiWith(client: string, events: readonly Record<string, unknown>[]): Promise<{ api: ApiHarness; token: string }> {
+  const api = await startApi();
+  const token = (await api.token(await api.createClient(client))).access_token;
+  const result = await api.pipeline.ingest(events.map((e) => item(e)));
+  expect(result.deadLetters).toEqual([]);
+  return { api, token };
 }

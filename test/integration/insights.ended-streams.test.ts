@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
+import { authHeaders, followLink, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * Income that stops, by hand, over January to June 2025: a salary paid on
@@ -22,16 +22,13 @@ describe('income streams that have stopped by the end of the range', () => {
   const insights = (customer: string) => insightsOf(api, token, CLIENT, customer, '2025-01', '2025-06');
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
     const events = [
       ...months(1, 4).map((d) => salary('cust-stopped', 'ACME LTD', d, '2000.00')),
       ...months(1, 3).map((d) => salary('cust-new-job', 'ACME LTD', d, '2000.00')),
       ...months(4, 6).map((d) => salary('cust-new-job', 'BETA PLC', d, '2200.00')),
       ...months(1, 6).map((d) => salary('cust-steady', 'ACME LTD', d, '2000.00')),
     ];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'ended', lineNumber: i + 1 } })));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
   });
   afterAll(async () => api.close());
 
@@ -68,15 +65,12 @@ describe('pay on the last Friday of the month, against pay every four weeks', ()
   let token: string;
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
     // Gaps of 28, 28, 28, 35 and 28 days: four in five pass as four-weekly, all five as monthly.
     const lastFridays = ['2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-30', '2025-06-27'];
     // Every 28 days from 3 January: January holds two.
     const fourWeekly = ['2025-01-03', '2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-23', '2025-06-20'];
     const events = [...lastFridays.map((d) => salary('cust-last-friday', 'ACME LTD', d, '2000.00')), ...fourWeekly.map((d) => salary('cust-four-weekly', 'ACME LTD', d, '2000.00'))];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'fridays', lineNumber: i + 1 } })));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
   });
   afterAll(async () => api.close());
 
@@ -99,14 +93,11 @@ describe('a payday loan filed under income by the categoriser', () => {
   let token: string;
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
     const loan = { ...salary('cust-loan', 'LENDING STREAM', '2025-03-10', '600.00') };
     (loan.data as { description: string }).description = 'LENDING STREAM LOAN';
     (loan.data as { enrichments: { categories: { l2: { slug: string } } } }).enrichments.categories.l2.slug = 'other_income';
     const events = [...months(1, 6).map((d) => salary('cust-loan', 'ACME LTD', d, '2000.00')), loan];
-    const result = await api.pipeline.ingest(events.map((e, i) => ({ raw: JSON.stringify(e), ref: { source: 'file' as const, sourceRef: 'loan', lineNumber: i + 1 } })));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
   });
   afterAll(async () => api.close());
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
-import { item } from '../helpers/transaction-events.js';
+import { authHeaders, followLink, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * Payments whose text names the month they are for, by hand, over January
@@ -26,16 +25,13 @@ describe('payments whose text names their month', () => {
   const insights = (customer: string) => insightsOf(api, token, CLIENT, customer, '2025-01', '2025-06');
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
     const events = [
       ...SHORT.map((m, i) => payment('cust-months', `ACME LTD SALARY ${m}`, day(i + 1, '25'), '2000.00', 'credit', 'income', 'salary')),
       ...LONG.map((m, i) => payment('cust-months', `BETA PLC PAY ${m} 2025`, day(i + 1, '10'), '500.00', 'credit', 'income', 'salary')),
       ...LONG.map((m, i) => payment('cust-months', `RENT HOMES LTD ${m}`, day(i + 1, '01'), '900.00', 'debit', 'mortgage_and_rent', 'rent')),
       payment('cust-months', 'MAY', day(5, '15'), '40.00', 'credit', 'income', 'other_income'),
     ];
-    const result = await api.pipeline.ingest(events.map((e) => item(e)));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
   });
   afterAll(async () => api.close());
 

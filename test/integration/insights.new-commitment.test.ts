@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InsightsData } from '../../src/reports/insights-model.js';
-import { startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
-import { item } from '../helpers/transaction-events.js';
+import type { ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * A tenancy that began late in the range, by hand, over January to June
@@ -26,8 +25,6 @@ describe('a commitment that began late in the range', () => {
   let data: InsightsData;
 
   beforeAll(async () => {
-    api = await startApi();
-    const token = (await api.token(await api.createClient(CLIENT))).access_token;
     const events = [
       ...['2025-01-25', '2025-02-25', '2025-03-25', '2025-04-25', '2025-05-25', '2025-06-25'].map((d) => tx('ACME LTD SALARY', d, '2000.00', 'credit', 'income', 'salary')),
       tx('RENT HOMES LTD', '2025-05-01', '900.00', 'debit', 'mortgage_and_rent', 'rent'),
@@ -38,9 +35,9 @@ describe('a commitment that began late in the range', () => {
       tx('KLARNA*ASOS', '2025-06-03', '50.00', 'debit', 'shopping', 'clothing'),
       tx('KLARNA*ASOS', '2025-06-10', '50.00', 'debit', 'shopping', 'clothing'),
     ];
-    const result = await api.pipeline.ingest(events.map((e) => item(e)));
-    expect(result.deadLetters).toEqual([]);
-    data = await insightsOf(api, token, CLIENT, CUSTOMER, '2025-01', '2025-06');
+    const started = await startApiWith(CLIENT, events);
+    api = started.api;
+    data = await insightsOf(api, started.token, CLIENT, CUSTOMER, '2025-01', '2025-06');
   });
   afterAll(async () => api.close());
 

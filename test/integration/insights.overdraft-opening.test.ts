@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RiskSignal } from '../../src/reports/insights-model.js';
-import { startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
-import { item } from '../helpers/transaction-events.js';
+import type { ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * An account overdrawn from December into January, by hand, asked about for
@@ -36,8 +35,6 @@ describe('days in overdraft carried into the range', () => {
   };
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
     const events = [
       tx('cust-od', '2024-12-01', '250.00', 'credit', '250.00'),
       tx('cust-od', '2024-12-20', '400.00', 'debit', '-150.00'),
@@ -56,8 +53,7 @@ describe('days in overdraft carried into the range', () => {
       tx('cust-november', '2024-11-20', '400.00', 'debit', '-150.00'),
       tx('cust-november', '2025-01-10', '2000.00', 'credit', '1850.00'),
     ];
-    const result = await api.pipeline.ingest(events.map((e) => item(e)));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
   });
   afterAll(async () => api.close());
 

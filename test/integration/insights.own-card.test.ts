@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subtract } from '../../src/domain/money.js';
 import type { InsightsData } from '../../src/reports/insights-model.js';
-import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
-import { item } from '../helpers/transaction-events.js';
+import { authHeaders, followLink, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * A customer who connected a current account and a credit card, by hand,
@@ -41,9 +40,6 @@ describe("payments to the customer's own credit card", () => {
   let data: InsightsData;
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
-    headers = authHeaders(token, CLIENT, CUSTOMER);
     const events: { customer_id: string }[] = [
       account('acc-cur', 'current'),
       account('acc-card', 'credit_card'),
@@ -83,8 +79,8 @@ describe("payments to the customer's own credit card", () => {
       third(at(tx('acc-cur', 'BARCLAYCARD', '2025-01-01', '100.00', 'debit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T18:00:00Z')),
       third(at(tx('acc-card', 'PAYMENT RECEIVED THANK YOU', '2025-01-01', '100.00', 'credit', 'borrowing_and_loans', 'credit_cards'), '2025-01-01T09:00:00Z')),
     );
-    const result = await api.pipeline.ingest(events.map((e) => item(e)));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
+    headers = authHeaders(token, CLIENT, CUSTOMER);
     data = await insightsOf(api, token, CLIENT, CUSTOMER, '2025-01', '2025-06');
   });
   afterAll(async () => api.close());

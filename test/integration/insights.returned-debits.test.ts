@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, followLink, startApi, type ApiHarness } from '../helpers/api.js';
-import { insightsOf, transactionEvents } from '../helpers/insight-events.js';
-import { item } from '../helpers/transaction-events.js';
+import { authHeaders, followLink, type ApiHarness } from '../helpers/api.js';
+import { insightsOf, startApiWith, transactionEvents } from '../helpers/insight-events.js';
 
 /**
  * Direct debits returned unpaid, by hand, over January to June 2025: an
@@ -28,9 +27,6 @@ describe('direct debits returned unpaid', () => {
   const insights = (from: string, to: string, customer = CUSTOMER) => insightsOf(api, token, CLIENT, customer, from, to);
 
   beforeAll(async () => {
-    api = await startApi();
-    token = (await api.token(await api.createClient(CLIENT))).access_token;
-    headers = authHeaders(token, CLIENT, CUSTOMER);
     const events: ReturnType<typeof tx>[] = [
       bill('2025-01-20'), bill('2025-02-20'), bill('2025-03-20'),
       tx('UNPAID DD OCTOPUS ENERGY', '2025-03-21', '90.00', 'credit', 'banking', 'unpaid_transactions'),
@@ -53,8 +49,8 @@ describe('direct debits returned unpaid', () => {
         tx('AMAZON', '2025-03-21', '45.00', 'debit', 'shopping', 'other_shopping'),
         tx('RETURNED DIRECT DEBIT', '2025-03-22', '45.00', 'credit', 'banking', 'unpaid_transactions')].map(other),
     );
-    const result = await api.pipeline.ingest(events.map((e) => item(e)));
-    expect(result.deadLetters).toEqual([]);
+    ({ api, token } = await startApiWith(CLIENT, events));
+    headers = authHeaders(token, CLIENT, CUSTOMER);
   });
   afterAll(async () => api.close());
 

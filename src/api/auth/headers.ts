@@ -43,7 +43,7 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
  * than once: Node keeps the first and drops the rest, so which credentials
  * counted was Node's choice, not the client's (a valid one then junk was
  * let in, junk then a valid one refused). Given twice, it counts as absent,
- * as any other repeated header here does.
+ * as every other repeated header here does.
  */
 export function credentialHeaders(request: IncomingMessage): IncomingHttpHeaders {
   return (request.headersDistinct['authorization']?.length ?? 0) > 1 ? { ...request.headers, authorization: undefined } : request.headers;
