@@ -24,43 +24,31 @@ export const freeText = boundedText(LIMITS.text);
 export const codeText = boundedText(LIMITS.code);
 
 /**
- * Whether every text in a JSON value, its keys included, has no unpaired
- * surrogate: for a value kept as JSON as it came, whose fields the schema
- * does not name. Walked without recursion (its nesting is bounded anyway).
+ * What a JSON value kept as it came, whose fields the schema does not
+ * name, holds that could not be kept so: a text (a key included) with an
+ * unpaired surrogate, which DuckDB's JSON refuses; a number past a
+ * double's range (1e400), which reads as Infinity and was kept as null.
+ * Walked once, without recursion (its nesting is bounded anyway), and one
+ * child at a time: spread, an array of some 125,000 items overflowed the
+ * call stack.
  */
-export function wellFormedThroughout(value: unknown): boolean {
+function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boolean } {
+  const found = { illFormed: false, infinite: false };
   const stack: unknown[] = [value];
-  while (stack.length > 0) {
+  while (stack.length > 0 && !(found.illFormed && found.infinite)) {
     const node = stack.pop();
     if (typeof node === 'string') {
-      if (LONE_SURROGATE.test(node)) return false;
+      if (LONE_SURROGATE.test(node)) found.illFormed = true;
+    } else if (typeof node === 'number') {
+      if (!Number.isFinite(node)) found.infinite = true;
     } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node)) {
-        if (LONE_SURROGATE.test(key)) return false;
+        if (LONE_SURROGATE.test(key)) found.illFormed = true;
         stack.push(child);
       }
     }
   }
-  return true;
-}
-
-/**
- * Whether every number in a JSON value is finite. JSON text may write a
- * number past a double's range (1e400), which reads as Infinity and was
- * kept as null: for a value kept as it came, that is not what was sent.
- */
-export function finiteThroughout(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node === 'number') {
-      if (!Number.isFinite(node)) return false;
-    } else if (node !== null && typeof node === 'object') {
-      // One at a time: spread, an array of some 125,000 items overflowed the call stack.
-      for (const child of Object.values(node)) stack.push(child);
-    }
-  }
-  return true;
+  return found;
 }
 
 export const WELL_FORMED_THROUGHOUT = 'must be valid Unicode text throughout';
@@ -68,7 +56,11 @@ export const FINITE_THROUGHOUT = 'must hold no number beyond a double\'s range (
 
 /** `schema` for a value kept as it came, fields afford does not read included: well-formed text and finite numbers throughout. */
 export function keptAsSent<T extends z.ZodType>(schema: T) {
-  return schema.refine(wellFormedThroughout, WELL_FORMED_THROUGHOUT).refine(finiteThroughout, FINITE_THROUGHOUT);
+  return schema.superRefine((value, ctx) => {
+    const { illFormed, infinite } = unkeptThroughout(value);
+    if (illFormed) ctx.addIssue({ code: 'custom', message: WELL_FORMED_THROUGHOUT });
+    if (infinite) ctx.addIssue({ code: 'custom', message: FINITE_THROUGHOUT });
+  });
 }
 
 /** A JSON object kept as it came. */
