@@ -27,20 +27,24 @@ export const codeText = boundedText(LIMITS.code);
  * What a JSON value kept as it came, whose fields the schema does not
  * name, holds that could not be kept so: a text (a key included) with an
  * unpaired surrogate, which DuckDB's JSON refuses; a number past a
- * double's range (1e400), which reads as Infinity and was kept as null.
+ * double's range (1e400), which reads as Infinity and was kept as null; a
+ * whole number past 2^53 - 1 (a 19-digit id sent as a number), which reads
+ * as the nearest double and was kept with other last digits
+ * (12345678901234567891 came back as 12345678901234567000).
  * Walked once, without recursion (its nesting is bounded anyway), and one
  * child at a time: spread, an array of some 125,000 items overflowed the
  * call stack.
  */
-function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boolean } {
-  const found = { illFormed: false, infinite: false };
+function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boolean; rounded: boolean } {
+  const found = { illFormed: false, infinite: false, rounded: false };
   const stack: unknown[] = [value];
-  while (stack.length > 0 && !(found.illFormed && found.infinite)) {
+  while (stack.length > 0 && !(found.illFormed && found.infinite && found.rounded)) {
     const node = stack.pop();
     if (typeof node === 'string') {
       if (LONE_SURROGATE.test(node)) found.illFormed = true;
     } else if (typeof node === 'number') {
       if (!Number.isFinite(node)) found.infinite = true;
+      else if (Number.isInteger(node) && !Number.isSafeInteger(node)) found.rounded = true;
     } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node)) {
         if (LONE_SURROGATE.test(key)) found.illFormed = true;
@@ -53,13 +57,15 @@ function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boole
 
 export const WELL_FORMED_THROUGHOUT = 'must be valid Unicode text throughout';
 export const FINITE_THROUGHOUT = 'must hold no number beyond a double\'s range (such as 1e400), which could not be kept as sent';
+export const EXACT_THROUGHOUT = 'must hold no whole number past 9007199254740991, which could not be kept as sent (send a longer id as a string)';
 
-/** `schema` for a value kept as it came, fields afford does not read included: well-formed text and finite numbers throughout. */
+/** `schema` for a value kept as it came, fields afford does not read included: well-formed text, finite numbers and whole numbers kept exactly, throughout. */
 export function keptAsSent<T extends z.ZodType>(schema: T) {
   return schema.superRefine((value, ctx) => {
-    const { illFormed, infinite } = unkeptThroughout(value);
+    const { illFormed, infinite, rounded } = unkeptThroughout(value);
     if (illFormed) ctx.addIssue({ code: 'custom', message: WELL_FORMED_THROUGHOUT });
     if (infinite) ctx.addIssue({ code: 'custom', message: FINITE_THROUGHOUT });
+    if (rounded) ctx.addIssue({ code: 'custom', message: EXACT_THROUGHOUT });
   });
 }
 
