@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { Decompress as ZstdStream } from 'fzstd';
 import { affordError, affordErrorCausedBy } from '../domain/errors.js';
+import { CheckedZstd } from './zstd-checked.js';
 
 /**
  * An input file's bytes, decompressed when they come compressed: gzip (a
@@ -56,7 +56,7 @@ const ZSTD_PIECE_OUTPUT = 64 * 1024 * 1024;
 async function* unzstd(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  const stream = new ZstdStream((data) => {
+  const stream = await CheckedZstd.create((data) => {
     pendingBytes += data.byteLength;
     if (pendingBytes > ZSTD_PIECE_OUTPUT) throw new Error(`${ZSTD_PIECE / 1024} KiB expand past ${ZSTD_PIECE_OUTPUT / 1024 / 1024} MiB`);
     pending.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));

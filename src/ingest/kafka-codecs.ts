@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { gzip, unzip } from 'node:zlib';
-import { Decompress as ZstdStream } from 'fzstd';
 import * as lz4 from 'lz4js';
 import * as snappy from 'snappyjs';
 import { statedSizes } from './zstd-frames.js';
+import { CheckedZstd } from './zstd-checked.js';
 import { batchIdentity, standInRecords } from './kafka-refused-batch.js';
 
 /**
@@ -156,7 +156,7 @@ export const zstdCodec: KafkaCodec = {
     }
     const parts: Uint8Array[] = [];
     let total = 0;
-    const stream = new ZstdStream((chunk) => {
+    const stream = await CheckedZstd.create((chunk) => {
       total += chunk.length;
       if (total > MAX_DECOMPRESSED_BYTES) throw tooLarge('ZStandard');
       parts.push(chunk);

@@ -75,3 +75,122 @@ export function statedSizes(bytes: Uint8Array): StatedSizes {
   }
   return largest;
 }
+
+/** A piece of a ZStandard stream, and when it ends a frame, that frame's content checksum (null when it carries none). */
+export interface FramePiece {
+  bytes: Uint8Array;
+  endsFrame?: { checksum: number | null };
+}
+
+type FrameField = 'magic' | 'skippable size' | 'descriptor' | 'header' | 'block header' | 'checksum';
+
+/**
+ * Finds where each frame of a ZStandard stream ends, and the content
+ * checksum it ends with, as the compressed bytes pass a chunk at a time
+ * (RFC 8878, sections 3.1.1 to 3.1.1.2: the frame header, the blocks, each
+ * after a 3-byte header, and an optional 4-byte checksum, the low 32 bits
+ * of the XXH64 of the frame's content). The bytes are handed on whole, cut
+ * only where a frame ends. On bytes that are no ZStandard frame it stops
+ * looking, and the decoder says what is wrong with them.
+ */
+export class FrameEnds {
+  private field: FrameField | 'lost' = 'magic';
+  private need = 4;
+  private readonly held: number[] = [];
+  /** Bytes still to pass as they are: a skippable frame's content, or a block's. */
+  private passing = 0;
+  /** Whether what passes is a block's content (rather than a skippable frame's). */
+  private inBlock = false;
+  private lastBlock = false;
+  private checksummed = false;
+
+  /** `chunk` cut where frames end in it. */
+  split(chunk: Uint8Array): FramePiece[] {
+    const pieces: FramePiece[] = [];
+    let from = 0;
+    let at = 0;
+    while (at < chunk.length && this.field !== 'lost') {
+      let ended: { checksum: number | null } | undefined;
+      if (this.passing > 0) {
+        const n = Math.min(this.passing, chunk.length - at);
+        this.passing -= n;
+        at += n;
+        if (this.passing === 0 && this.inBlock) ended = this.blockEnded();
+      } else {
+        this.held.push(chunk[at++] as number);
+        if (this.held.length < this.need) continue;
+        ended = this.fieldRead();
+        this.held.length = 0;
+      }
+      if (ended) {
+        pieces.push({ bytes: chunk.subarray(from, at), endsFrame: ended });
+        from = at;
+      }
+    }
+    if (from < chunk.length) pieces.push({ bytes: chunk.subarray(from) });
+    return pieces;
+  }
+
+  private u32(): number {
+    const b = this.held;
+    return ((b[0] as number) | ((b[1] as number) << 8) | ((b[2] as number) << 16) | ((b[3] as number) << 24)) >>> 0;
+  }
+
+  /** Acts on a whole field; returns the frame's end when the field ends one. */
+  private fieldRead(): { checksum: number | null } | undefined {
+    switch (this.field) {
+      case 'magic': {
+        const magic = this.u32();
+        if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) [this.field, this.need] = ['skippable size', 4];
+        else if (magic === ZSTD_MAGIC) [this.field, this.need] = ['descriptor', 1];
+        else this.field = 'lost';
+        return undefined;
+      }
+      case 'skippable size':
+        this.passing = this.u32();
+        this.inBlock = false;
+        [this.field, this.need] = ['magic', 4];
+        return undefined;
+      case 'descriptor': {
+        const d = this.held[0] as number;
+        const singleSegment = (d >> 5) & 1;
+        this.checksummed = ((d >> 2) & 1) === 1;
+        const rest = (singleSegment ? 0 : 1) + ([0, 1, 2, 4][d & 3] as number) + ([singleSegment ? 1 : 0, 2, 4, 8][d >> 6] as number);
+        [this.field, this.need] = rest > 0 ? ['header', rest] : ['block header', 3];
+        return undefined;
+      }
+      case 'header':
+        [this.field, this.need] = ['block header', 3];
+        return undefined;
+      case 'block header': {
+        const header = (this.held[0] as number) | ((this.held[1] as number) << 8) | ((this.held[2] as number) << 16);
+        this.lastBlock = (header & 1) === 1;
+        const type = (header >> 1) & 3;
+        this.passing = type === 1 ? 1 : header >>> 3;
+        this.inBlock = this.passing > 0;
+        // A block of no bytes (a raw block of size 0) ends with its header.
+        return this.passing === 0 ? this.blockEnded() : undefined;
+      }
+      case 'checksum':
+        [this.field, this.need] = ['magic', 4];
+        return { checksum: this.u32() };
+      default:
+        return undefined;
+    }
+  }
+
+  /** A block's bytes have passed: the next block, the checksum, or the frame's end. */
+  private blockEnded(): { checksum: number | null } | undefined {
+    this.inBlock = false;
+    if (!this.lastBlock) {
+      [this.field, this.need] = ['block header', 3];
+      return undefined;
+    }
+    if (this.checksummed) {
+      [this.field, this.need] = ['checksum', 4];
+      return undefined;
+    }
+    [this.field, this.need] = ['magic', 4];
+    return { checksum: null };
+  }
+}

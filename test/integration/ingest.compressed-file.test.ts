@@ -110,5 +110,11 @@ describe('ingest file of a compressed file', () => {
     const cut = run(gzipSync(plain).subarray(0, 2000), 'cut.duckdb');
     expect(cut.status).toBe(1);
     expect(cut.stderr.trim()).toMatch(/^the gzip-compressed input cannot be read on \(.+\): what was read before it stands$/);
+    // A ZStandard file whose content no longer matches its frame's checksum (zstd writes one) fails the same way.
+    const zst = zstd(plain);
+    zst.writeUInt8(zst.readUInt8(zst.length - 2) ^ 0x01, zst.length - 2);
+    const damaged = run(zst, 'checksum.duckdb');
+    expect(damaged.status).toBe(1);
+    expect(damaged.stderr.trim()).toMatch(/^the ZStandard-compressed input cannot be read on \(a frame's content does not match its checksum: the data is damaged\): what was read before it stands$/);
   });
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Decompress as ZstdDecompress } from 'fzstd';
+import xxhash from 'xxhash-wasm';
 import { decompressed } from '../../src/ingest/compressed-input.js';
 
 /** An input of `chunks` that records whether its reader closed it, and can fail after its chunks as a file can. */
@@ -69,6 +70,54 @@ describe('compressed input', () => {
     expect(found).toBeDefined();
     expect(found?.decoded).toBeGreaterThan(0);
     expect(found?.yielded).toBe(found?.decoded);
+  });
+
+  it("checks each ZStandard frame's content checksum: damage that still decodes fails the input instead of passing as what was sent", async () => {
+    const { h64Raw } = await xxhash();
+    // A frame of one raw block (its content as it is) with its checksum: damage inside it still decodes.
+    const rawFrame = (content: Buffer, checksumOf: Buffer = content): Buffer => {
+      const header = Buffer.alloc(9);
+      header.writeUInt32LE(0xfd2fb528, 0);
+      header[4] = 0xa4; // one segment, a 4-byte content size, a checksum
+      header.writeUInt32LE(content.length, 5);
+      const block = Buffer.alloc(3);
+      block.writeUIntLE(1 | (content.length << 3), 0, 3); // the last block, raw
+      const checksum = Buffer.alloc(4);
+      checksum.writeUInt32LE(Number(h64Raw(checksumOf, 0n) & 0xffffffffn), 0);
+      return Buffer.concat([header, block, content, checksum]);
+    };
+    const lines = Buffer.from('{"amount":"12.34"}\n{"amount":"56.78"}\n');
+    const damaged = Buffer.from(lines.toString().replace('12.34', '92.34'));
+    const read = async (bytes: Buffer, size: number): Promise<{ text: string; failed?: unknown }> => {
+      const out: Buffer[] = [];
+      try {
+        for await (const chunk of decompressed(input(pieces(bytes, size)).source)) out.push(chunk);
+        return { text: Buffer.concat(out).toString() };
+      } catch (failed) {
+        return { text: Buffer.concat(out).toString(), failed };
+      }
+    };
+    // Several frames (zstd's own and the raw one) and a skippable frame between them, in pieces of every size.
+    const skippable = Buffer.concat([Buffer.from([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0]), Buffer.from('abc')]);
+    const whole = Buffer.concat([zstd(text), skippable, rawFrame(lines), zstd(lines)]);
+    for (const size of [1, 3, 4096, whole.length]) {
+      if (size === 1 && whole.length > 200_000) continue;
+      expect(await read(whole, size), `whole, in pieces of ${size}`).toEqual({ text: `${text.toString()}${lines.toString()}${lines.toString()}` });
+    }
+    for (const size of [1, 5, 4096]) {
+      // The damaged frame: its content decodes, its checksum says it is not what was sent.
+      const result = await read(Buffer.concat([rawFrame(lines), rawFrame(damaged, lines), rawFrame(lines)]), size);
+      expect(String(result.failed), `in pieces of ${size}`).toMatch(/ZStandard-compressed input cannot be read on .*a frame's content does not match its checksum: the data is damaged/);
+      // What came before the damaged frame's end was handed on; nothing after it.
+      expect(result.text.startsWith(lines.toString()), `in pieces of ${size}`).toBe(true);
+      expect(result.text.length, `in pieces of ${size}`).toBeLessThanOrEqual(lines.length * 2);
+    }
+    // zstd's own output with one byte of its checksum changed.
+    const compressed = zstd(text);
+    compressed.writeUInt8(compressed.readUInt8(compressed.length - 1) ^ 0x01, compressed.length - 1);
+    expect(String((await read(compressed, 4096)).failed)).toMatch(/does not match its checksum/);
+    // A frame without a checksum is read as before.
+    expect(await read(execFileSync('zstd', ['-q', '-c', '--no-check'], { input: text }), 4096)).toEqual({ text: text.toString() });
   });
 
   it('closes its input when its reader stops early, for every format', async () => {

@@ -30,6 +30,15 @@ describe('the Kafka compression codecs', () => {
     expect(await zstdCodec.decompress(Buffer.concat([zstd(sample), zstd(sample)]))).toEqual(Buffer.concat([sample, sample]));
   });
 
+  it("refuse a ZStandard batch whose content does not match its frame's checksum, which still decodes", async () => {
+    // With a checksum (zstd's --check), its last byte changed: the content is as sent, the checksum says otherwise.
+    const checked = zstd(sample, ['--check']);
+    expect(await zstdCodec.decompress(checked)).toEqual(sample);
+    const damaged = Buffer.from(checked);
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0x10, damaged.length - 1);
+    await expect(zstdCodec.decompress(damaged)).rejects.toThrow("a frame's content does not match its checksum: the data is damaged");
+  });
+
   it('refuse a batch that expands past the bound, before it takes the memory, whatever its header claims', async () => {
     const over = Buffer.alloc(MAX_DECOMPRESSED_BYTES + 1);
     const refused = /expands past 64 MiB/;

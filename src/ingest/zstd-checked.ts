@@ -1,0 +1,59 @@
+import { Decompress } from 'fzstd';
+import xxhash from 'xxhash-wasm';
+import { FrameEnds } from './zstd-frames.js';
+
+/** The hash functions, compiled once (WebAssembly) when a ZStandard input is first read. */
+let hashing: ReturnType<typeof xxhash> | undefined;
+
+/** The low 32 bits of a 64-bit hash, as a frame's checksum holds them. */
+const LOW_32 = 0xffffffffn;
+
+/**
+ * A ZStandard stream decoder that also checks each frame's content
+ * checksum, which fzstd skips: a frame whose content does not hash to the
+ * checksum it ends with (bytes damaged in a file or a batch, yet still
+ * decodable) throws, as gzip's CRC does in zlib, instead of handing on
+ * what the damage made of it as if it were what was sent. A frame without
+ * a checksum (zstd writes one by default; Kafka's producers do not) is
+ * decoded as before. The content a frame's blocks give is handed to
+ * `ondata` as it is decoded, so a damaged frame's earlier blocks may have
+ * been handed on before its end shows the damage.
+ */
+export class CheckedZstd {
+  private readonly frames = new FrameEnds();
+  private readonly decoder: Decompress;
+  private hash;
+
+  private constructor(
+    private readonly create64: (seed?: bigint) => { update(input: Uint8Array): unknown; digest(): bigint },
+    ondata: (data: Uint8Array) => void,
+  ) {
+    this.hash = create64(0n);
+    this.decoder = new Decompress((data) => {
+      this.hash.update(data);
+      ondata(data);
+    });
+  }
+
+  static async create(ondata: (data: Uint8Array) => void): Promise<CheckedZstd> {
+    hashing ??= xxhash();
+    return new CheckedZstd((await hashing).create64, ondata);
+  }
+
+  /** Decodes `chunk` (the last when `final`); throws on bytes fzstd cannot decode and on a frame whose checksum does not match. */
+  push(chunk: Uint8Array, final: boolean): void {
+    const pieces = this.frames.split(chunk);
+    pieces.forEach((piece, i) => {
+      this.decoder.push(piece.bytes, final && i === pieces.length - 1);
+      const checksum = piece.endsFrame?.checksum;
+      if (piece.endsFrame) {
+        const digest = Number(this.hash.digest() & LOW_32);
+        this.hash = this.create64(0n);
+        if (checksum !== null && checksum !== undefined && checksum !== digest) {
+          throw new Error('a frame\'s content does not match its checksum: the data is damaged');
+        }
+      }
+    });
+    if (final && pieces.length === 0) this.decoder.push(chunk, true);
+  }
+}
