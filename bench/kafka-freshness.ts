@@ -5,12 +5,19 @@
  * polled for them as the API would read them.
  *
  *   node --import tsx bench/kafka-freshness.ts [--rate 2000] [--seconds 40] [--send 50] [--partitions 16] [--batch-rows 10000] [--batch-wait-ms 100]
+ *     [--store-customers 0] [--store-order customer|time]
  *
+ * With --store-customers N the store first holds N generated customers'
+ * 12 months (some 635 events each, ingested from a file, in customer
+ * order or sorted by time as a stream would have left it), so that the
+ * stream is written into a grown store rather than an empty one.
  * Prints the consumer's lag (produced minus committed) every 5 s, and the
  * time from each transaction's send to its first sight in the store:
  * p50, p99 and the worst.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -26,7 +33,10 @@ import { customerKey } from '../src/ingest/kafka-produce.js';
 import { IngestMetrics } from '../src/ingest/metrics.js';
 import { buildPipeline } from '../src/app/pipeline.js';
 import { createLogger } from '../src/logger.js';
+import { writeEvents } from '../src/generate/index.js';
+import { ingestFile } from '../src/ingest/file-source.js';
 import { startMockBroker } from './mock-kafka-broker.js';
+import { sortFileByTime } from './sort-by-time.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +47,8 @@ const { values: args } = parseArgs({
     'batch-rows': { type: 'string', default: '10000' },
     'batch-wait-ms': { type: 'string', default: '100' },
     'poll-ms': { type: 'string', default: '50' },
+    'store-customers': { type: 'string', default: '0' },
+    'store-order': { type: 'string', default: 'customer' },
   },
 });
 const TOPIC = 'afford.fresh.v1';
@@ -83,6 +95,26 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-fresh-'));
 const broker = await startMockBroker({ [TOPIC]: Number(args.partitions), [`${TOPIC}.dlq`]: 1 });
 const store = await Store.open(path.join(dir, 'fresh.duckdb'), silent, storeOptions(loadConfig()));
+const storeCustomers = Number(args['store-customers']);
+if (storeCustomers > 0) {
+  const order = args['store-order'];
+  if (order !== 'customer' && order !== 'time') throw new Error(`--store-order is customer or time, not ${order}`);
+  // The stored customers' ids end in 'a' (cust-000001a): the stream's customers (cust-000001) are new to the store, as
+  // are their transactions and secrets, yet their ids lie among the stored ones, so the store's statistics on
+  // customer ids skip only what they would skip for a stream of its own customers.
+  const file = path.join(dir, 'grown.ndjson');
+  const file$ = createWriteStream(file);
+  await writeEvents({ customers: storeCustomers, months: 12, seed: 11, faults: true, endMonth: '2024-06' }, file$);
+  file$.end();
+  await once(file$, 'finish');
+  const renamed = spawnSync('sed', ['-i', 's/"customer_id":"cust-\\([0-9]*\\)"/"customer_id":"cust-\\1a"/g', file], { stdio: 'inherit' });
+  if (renamed.status !== 0) throw new Error(`renaming the stored customers failed (${renamed.status})`);
+  if (order === 'time') sortFileByTime(file);
+  const grownAt = performance.now();
+  const grown = await ingestFile(buildPipeline(store, silent), file, { batchRows: loadConfig().AFFORD_INGEST_BATCH_ROWS });
+  rmSync(file);
+  out(`store grown first: ${grown.inserted.toLocaleString('en-GB')} transactions of ${storeCustomers} customers in ${order} order, in ${((performance.now() - grownAt) / 1000).toFixed(1)} s`);
+}
 const transactions: Array<{ rows: number; ms: number }> = [];
 const sink = new Writable({
   write(chunk: Buffer, _encoding, done) {
