@@ -145,7 +145,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
     fastStaged = 0;
     await applySegment(conn, result, staged);
     const { transaction, account, application } = staged;
-    if (transaction > 0) ['stage_transactions', 'tx_events', 'batch_months', 'batch_totals'].forEach((t) => used.add(t));
+    if (transaction > 0) ['stage_transactions', 'stored_rowids', 'tx_events', 'batch_months', 'batch_totals'].forEach((t) => used.add(t));
     if (account > 0) ['stage_accounts', 'stage_balances'].forEach((t) => used.add(t));
     if (application > 0) used.add('stage_applications');
     if (result.deadLetters.length > 0) used.add('stage_dead_letters');

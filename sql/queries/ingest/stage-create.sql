@@ -33,6 +33,8 @@ CREATE TEMP TABLE IF NOT EXISTS tx_events (
     seq INTEGER, op VARCHAR, client_id VARCHAR, customer_id VARCHAR, transaction_id VARCHAR, prior_op VARCHAR,
     applied BOOLEAN, winner BOOLEAN, existed BOOLEAN, tombstoned BOOLEAN, old_month DATE, old_rowid BIGINT
 );
+-- The row ids of the stored transactions a batch's events name (judge-transactions.sql).
+CREATE TEMP TABLE IF NOT EXISTS stored_rowids (id BIGINT);
 CREATE TEMP TABLE IF NOT EXISTS batch_months (client_id VARCHAR, customer_id VARCHAR, month DATE);
 -- The changes to the totals of batch_months: a stored row to delete (old_rowid), a recomputed row to insert (the rest), or both.
 CREATE TEMP TABLE IF NOT EXISTS batch_totals (
