@@ -45,14 +45,12 @@ export class CheckedZstd {
     const pieces = this.frames.split(chunk);
     pieces.forEach((piece, i) => {
       this.decoder.push(piece.bytes, final && i === pieces.length - 1);
-      const checksum = piece.endsFrame?.checksum;
-      if (piece.endsFrame) {
-        const digest = Number(this.hash.digest() & LOW_32);
-        this.hash = this.create64(0n);
-        if (checksum !== null && checksum !== undefined && checksum !== digest) {
-          throw new Error('a frame\'s content does not match its checksum: the data is damaged');
-        }
-      }
+      const end = piece.endsFrame;
+      if (end === undefined) return;
+      // Every byte of the frame's content was handed to ondata by the push of the piece that ends it.
+      const digest = Number(this.hash.digest() & LOW_32);
+      this.hash = this.create64(0n);
+      if (end.checksum !== null && end.checksum !== digest) throw new Error('a frame\'s content does not match its checksum: the data is damaged');
     });
     if (final && pieces.length === 0) this.decoder.push(chunk, true);
   }
