@@ -96,7 +96,7 @@ export class KafkaBatcher {
     return this.writing.some((c) => c.topic === topic && c.partition === partition);
   }
 
-  /** Resolves once the transaction being written now (if any) has ended and its positions are recorded. */
+  /** Resolves once the transaction being written now, if there is one, has ended and its positions are recorded. */
   async written(): Promise<void> {
     await this.inHand;
   }
