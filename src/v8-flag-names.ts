@@ -37,13 +37,15 @@ function v8Flags(): Map<string, FlagType> | undefined {
  * ends the process (exit 0, the command never run), and those that make V8
  * run its collector on one thread stop the process in V8's first
  * collection once its concurrent marking has begun (a fatal error, exit
- * 133). `node --single-threaded-gc bin/afford.mjs ...` gives those.
+ * 133), as `jitless` does at the first WebAssembly module compiled.
+ * `node --single-threaded-gc bin/afford.mjs ...` gives those.
  */
 const AT_START_ONLY = new Map([
   ['help', 'prints V8\'s help and ends the process: it is no setting'],
   ['single-threaded', 'must be given to node as it starts (node --single-threaded ...): V8 cannot stop its own threads in a running process, and stops it'],
   ['single-threaded-gc', 'must be given to node as it starts (node --single-threaded-gc ...): V8 cannot stop its own threads in a running process, and stops it'],
   ['predictable', 'must be given to node as it starts (node --predictable ...): V8 cannot stop its own threads in a running process, and stops it'],
+  ['jitless', 'must be given to node as it starts (node --jitless ...): set in a running process, it stops V8 at the first WebAssembly compiled (the check of a ZStandard input\'s checksums compiles some)'],
 ]);
 
 /** What is wrong with a list of flags (`--name` or `--name=value`, separated by spaces), or undefined when V8 takes them all. */

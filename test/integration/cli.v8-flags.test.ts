@@ -50,6 +50,8 @@ describe('AFFORD_V8_FLAGS', () => {
       ['--single-threaded', '--single-threaded must be given to node as it starts'],
       ['--single-threaded-gc', '--single-threaded-gc must be given to node as it starts'],
       ['--predictable', '--predictable must be given to node as it starts'],
+      // Set in a running process, --jitless stopped V8 (exit 133) at the WebAssembly a ZStandard input's checksums compile.
+      ['--jitless', '--jitless must be given to node as it starts'],
     ]) {
       const run = await afford(['jobs', 'list'], { ...env, AFFORD_V8_FLAGS: flags });
       expect([run.code, run.stdout, run.stderr], flags).toEqual([1, '', expect.stringContaining(`AFFORD_V8_FLAGS: must be V8 flags: ${problem}`)]);
