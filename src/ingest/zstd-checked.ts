@@ -5,6 +5,12 @@ import { FrameEnds } from './zstd-frames.js';
 /** The hash functions, compiled once (WebAssembly) when a ZStandard input is first read. */
 let hashing: ReturnType<typeof xxhash> | undefined;
 
+/** XXH64 fed as the content is decoded. */
+interface Hasher {
+  update(input: Uint8Array): unknown;
+  digest(): bigint;
+}
+
 /** The low 32 bits of a 64-bit hash, as a frame's checksum holds them. */
 const LOW_32 = 0xffffffffn;
 
@@ -22,20 +28,22 @@ const LOW_32 = 0xffffffffn;
 export class CheckedZstd {
   private readonly frames = new FrameEnds();
   private readonly decoder: Decompress;
-  private hash;
+  private hash: Hasher | undefined;
 
   private constructor(
-    private readonly create64: (seed?: bigint) => { update(input: Uint8Array): unknown; digest(): bigint },
+    private readonly create64: ((seed?: bigint) => Hasher) | undefined,
     ondata: (data: Uint8Array) => void,
   ) {
-    this.hash = create64(0n);
+    this.hash = create64?.(0n);
     this.decoder = new Decompress((data) => {
-      this.hash.update(data);
+      this.hash?.update(data);
       ondata(data);
     });
   }
 
+  /** A decoder; without WebAssembly (node --jitless), one that decodes as fzstd alone does, unchecked. */
   static async create(ondata: (data: Uint8Array) => void): Promise<CheckedZstd> {
+    if (typeof WebAssembly === 'undefined') return new CheckedZstd(undefined, ondata);
     hashing ??= xxhash();
     return new CheckedZstd((await hashing).create64, ondata);
   }
@@ -46,7 +54,7 @@ export class CheckedZstd {
     pieces.forEach((piece, i) => {
       this.decoder.push(piece.bytes, final && i === pieces.length - 1);
       const end = piece.endsFrame;
-      if (end === undefined) return;
+      if (end === undefined || this.hash === undefined || this.create64 === undefined) return;
       // Every byte of the frame's content was handed to ondata by the push of the piece that ends it.
       const digest = Number(this.hash.digest() & LOW_32);
       this.hash = this.create64(0n);
