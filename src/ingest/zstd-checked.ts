@@ -27,18 +27,15 @@ const LOW_32 = 0xffffffffn;
  */
 export class CheckedZstd {
   private readonly frames = new FrameEnds();
-  private readonly decoder: Decompress;
+  private decoder: Decompress;
   private hash: Hasher | undefined;
 
   private constructor(
     private readonly create64: ((seed?: bigint) => Hasher) | undefined,
-    ondata: (data: Uint8Array) => void,
+    private readonly ondata: (data: Uint8Array) => void,
   ) {
     this.hash = create64?.(0n);
-    this.decoder = new Decompress((data) => {
-      this.hash?.update(data);
-      ondata(data);
-    });
+    this.decoder = this.frameDecoder();
   }
 
   /** A decoder; without WebAssembly (node --jitless), one that decodes as fzstd alone does, unchecked. */
@@ -48,18 +45,30 @@ export class CheckedZstd {
     return new CheckedZstd((await hashing).create64, ondata);
   }
 
+  /** A decoder for the frame that comes next (and any skippable frames before it). */
+  private frameDecoder(): Decompress {
+    return new Decompress((data) => {
+      this.hash?.update(data);
+      this.ondata(data);
+    });
+  }
+
   /** Decodes `chunk` (the last when `final`); throws on bytes fzstd cannot decode and on a frame whose checksum does not match. */
   push(chunk: Uint8Array, final: boolean): void {
     const pieces = this.frames.split(chunk);
+    if (pieces.length === 0 && final) this.decoder.push(chunk, true);
     pieces.forEach((piece, i) => {
-      this.decoder.push(piece.bytes, final && i === pieces.length - 1);
       const end = piece.endsFrame;
-      if (end === undefined || this.hash === undefined || this.create64 === undefined) return;
-      // Every byte of the frame's content was handed to ondata by the push of the piece that ends it.
+      // A frame's last bytes are pushed as the end of a stream, to a decoder of its own: fzstd holds back a frame of
+      // fewer than 18 bytes until more come (or the stream ends), which would leave its content to the next frame.
+      this.decoder.push(piece.bytes, end !== undefined || (final && i === pieces.length - 1));
+      if (end === undefined) return;
+      this.decoder = this.frameDecoder();
+      if (this.hash === undefined || this.create64 === undefined) return;
+      // Every byte of the frame's content has been handed to ondata by now.
       const digest = Number(this.hash.digest() & LOW_32);
       this.hash = this.create64(0n);
       if (end.checksum !== null && end.checksum !== digest) throw new Error('a frame\'s content does not match its checksum: the data is damaged');
     });
-    if (final && pieces.length === 0) this.decoder.push(chunk, true);
   }
 }

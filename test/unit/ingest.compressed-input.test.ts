@@ -116,6 +116,18 @@ describe('compressed input', () => {
     const compressed = zstd(text);
     compressed.writeUInt8(compressed.readUInt8(compressed.length - 1) ^ 0x01, compressed.length - 1);
     expect(String((await read(compressed, 4096)).failed)).toMatch(/does not match its checksum/);
+    // Frames shorter than 18 bytes, which fzstd holds back until more bytes come: a file of one, lines appended a frame
+    // each, a short one without a checksum before one with. Taken for damage once (the frame's end came before its content).
+    const tiny = (line: string, ...options: string[]): Buffer => execFileSync('zstd', ['-q', '-c', ...options], { input: line });
+    const long = '{"a":2,"b":"yyyyyyyyyyyyyyyyyyyy"}\n';
+    for (const [name, bytes, want] of [
+      ['one tiny frame', tiny('{}\n'), '{}\n'],
+      ['lines appended a frame each', Buffer.concat([tiny(long), tiny('{}\n'), tiny(long)]), `${long}{}\n${long}`],
+      ['a tiny frame without a checksum, then one with', Buffer.concat([tiny('{}\n', '--no-check'), tiny(long)]), `{}\n${long}`],
+    ] as const) {
+      if (name === 'one tiny frame') expect(bytes.length).toBeLessThan(18);
+      for (const size of [1, 4096]) expect(await read(bytes, size), `${name}, in pieces of ${size}`).toEqual({ text: want });
+    }
     // A frame without a checksum is read as before.
     expect(await read(execFileSync('zstd', ['-q', '-c', '--no-check'], { input: text }), 4096)).toEqual({ text: text.toString() });
   });

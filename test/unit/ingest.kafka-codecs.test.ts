@@ -37,6 +37,9 @@ describe('the Kafka compression codecs', () => {
     const damaged = Buffer.from(checked);
     damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0x10, damaged.length - 1);
     await expect(zstdCodec.decompress(damaged)).rejects.toThrow("a frame's content does not match its checksum: the data is damaged");
+    // A batch of two frames, the first shorter than the 18 bytes fzstd waits for before it decodes a frame.
+    const tinyFirst = Buffer.concat([zstd(Buffer.from('{}')), zstd(sample, ['--check'])]);
+    expect(await zstdCodec.decompress(tinyFirst)).toEqual(Buffer.concat([Buffer.from('{}'), sample]));
   });
 
   it('refuse a batch that expands past the bound, before it takes the memory, whatever its header claims', async () => {
