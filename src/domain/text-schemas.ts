@@ -28,9 +28,13 @@ export const codeText = boundedText(LIMITS.code);
  * name, holds that could not be kept so: a text (a key included) with an
  * unpaired surrogate, which DuckDB's JSON refuses; a number past a
  * double's range (1e400), which reads as Infinity and was kept as null; a
- * whole number past 2^53 - 1 (a 19-digit id sent as a number), which reads
- * as the nearest double and was kept with other last digits
- * (12345678901234567891 came back as 12345678901234567000).
+ * whole number from 2^53 to 1e21 (a 19-digit id sent as a number), which
+ * reads as the nearest double and was kept with other last digits
+ * (12345678901234567891 came back as 12345678901234567000). Past 1e21 a
+ * double is written with an exponent (6.02e23), as such a number is sent,
+ * and kept so; below 2^53 every whole number is kept exactly. Without the
+ * number's text (which Node 20's JSON.parse does not give) the values in
+ * between that a double does hold exactly (2^53 itself) are refused too.
  * Walked once, without recursion (its nesting is bounded anyway), and one
  * child at a time: spread, an array of some 125,000 items overflowed the
  * call stack.
@@ -44,7 +48,7 @@ function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boole
       if (LONE_SURROGATE.test(node)) found.illFormed = true;
     } else if (typeof node === 'number') {
       if (!Number.isFinite(node)) found.infinite = true;
-      else if (Number.isInteger(node) && !Number.isSafeInteger(node)) found.rounded = true;
+      else if (Number.isInteger(node) && !Number.isSafeInteger(node) && Math.abs(node) < 1e21) found.rounded = true;
     } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node)) {
         if (LONE_SURROGATE.test(key)) found.illFormed = true;
@@ -57,7 +61,7 @@ function unkeptThroughout(value: unknown): { illFormed: boolean; infinite: boole
 
 export const WELL_FORMED_THROUGHOUT = 'must be valid Unicode text throughout';
 export const FINITE_THROUGHOUT = 'must hold no number beyond a double\'s range (such as 1e400), which could not be kept as sent';
-export const EXACT_THROUGHOUT = 'must hold no whole number past 9007199254740991, which could not be kept as sent (send a longer id as a string)';
+export const EXACT_THROUGHOUT = 'must hold no whole number from 9007199254740992 to 1e21 (such as a 19-digit id sent as a number), which could not be kept as sent: send it as a string';
 
 /** `schema` for a value kept as it came, fields afford does not read included: well-formed text, finite numbers and whole numbers kept exactly, throughout. */
 export function keptAsSent<T extends z.ZodType>(schema: T) {

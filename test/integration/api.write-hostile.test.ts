@@ -163,8 +163,8 @@ describe('write and task routes given hostile input', () => {
       [definition('{}', '{"deep":{"list":["a","\\udbff"]}}'), 'buckets[0].criteria[0].additional_data', 'must be valid Unicode text throughout'],
       [definition('{"score":1e400}'), 'buckets[0].additional_data', "must hold no number beyond a double's range (such as 1e400), which could not be kept as sent"],
       [definition('{}', '{"n":[-1e999]}'), 'buckets[0].criteria[0].additional_data', "must hold no number beyond a double's range (such as 1e400), which could not be kept as sent"],
-      [definition('{"id":12345678901234567891}'), 'buckets[0].additional_data', 'must hold no whole number past 9007199254740991, which could not be kept as sent (send a longer id as a string)'],
-      [definition('{}', '{"ids":[1,-9007199254740993]}'), 'buckets[0].criteria[0].additional_data', 'must hold no whole number past 9007199254740991, which could not be kept as sent (send a longer id as a string)'],
+      [definition('{"id":12345678901234567891}'), 'buckets[0].additional_data', 'must hold no whole number from 9007199254740992 to 1e21 (such as a 19-digit id sent as a number), which could not be kept as sent: send it as a string'],
+      [definition('{}', '{"ids":[1,-9007199254740993]}'), 'buckets[0].criteria[0].additional_data', 'must hold no whole number from 9007199254740992 to 1e21 (such as a 19-digit id sent as a number), which could not be kept as sent: send it as a string'],
     ] as const) {
       for (const [method, path] of [['POST', '/aggregations/v2/buckets'], ['PUT', `/aggregations/v2/buckets/${id}`]] as const) {
         const res = await send(method, path, body);
@@ -178,11 +178,11 @@ describe('write and task routes given hostile input', () => {
     const long = await send('POST', '/aggregations/v2/buckets', definition(`{"zeros":[${new Array(130_000).fill(0).join(',')}]}`));
     expect(long.status).toBe(201);
     // The largest whole number a double holds exactly, and a longer id sent as a string, come back as sent.
-    const exact = await send('POST', '/aggregations/v2/buckets', definition('{"id":9007199254740991,"ref":"12345678901234567891"}'));
+    const exact = await send('POST', '/aggregations/v2/buckets', definition('{"id":9007199254740991,"ref":"12345678901234567891","mole":6.02e+23}'));
     expect(exact.status).toBe(201);
     const exactId = (exact.body['data'] as { bucket_id: string }).bucket_id;
     const readExact = await service.call<{ data: { buckets: { additional_data?: object }[] } }>('GET', `/aggregations/v2/buckets/${exactId}`, { headers: auth });
-    expect(JSON.stringify(readExact.body.data.buckets[0]?.additional_data)).toBe('{"id":9007199254740991,"ref":"12345678901234567891"}');
+    expect(JSON.stringify(readExact.body.data.buckets[0]?.additional_data)).toBe('{"id":9007199254740991,"ref":"12345678901234567891","mole":6.02e+23}');
   });
 
   it("refuses a customer secret in an ingestion that X-Customer-Secret could not carry, rather than make a customer no read can reach", async () => {
