@@ -36,3 +36,25 @@ export function instantProblem(s: string): string | null {
   }
   return null;
 }
+
+/**
+ * An instant instantProblem takes, in UTC ('…T…Z'), to the microsecond, as
+ * the store's TIMESTAMP holds it: three fraction digits, or six when it has
+ * digits below the millisecond. A Date keeps milliseconds only: two
+ * versions of a record a fraction of a millisecond apart were stored as one
+ * instant, and the older could win on its event id. Digits past the
+ * microsecond are dropped (an offset moves whole minutes, never them).
+ */
+export function utcInstant(s: string): string {
+  const iso = new Date(s).toISOString();
+  const belowMs = (SHAPE.exec(s)?.[7] ?? '').slice(4, 7).padEnd(3, '0');
+  return belowMs === '000' ? iso : `${iso.slice(0, -1)}${belowMs}Z`;
+}
+
+/** Microseconds since 1970 of a UTC instant written '…T…Z' or as the store's 'YYYY-MM-DD HH:MM:SS[.ffffff]': a version's order to the microsecond. */
+export function microsOf(instant: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z?$/.exec(instant);
+  if (!m) return Number.NaN;
+  const fraction = (m[3] ?? '').padEnd(6, '0');
+  return Date.parse(`${m[1]}T${m[2]}Z`) * 1000 + Number(fraction.slice(0, 6));
+}

@@ -2,7 +2,7 @@ import { isKnownCurrency } from '../domain/currencies.js';
 import { LIMITS } from '../domain/event-limits.js';
 import { HEADER_UNSAFE, SECRET_MAX_CHARS } from '../domain/header-text.js';
 import type { IngestEvent, TransactionData } from '../domain/events.js';
-import { daysInMonth, instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
+import { daysInMonth, instantProblem, OCCURRED_AT_MAX_FUTURE_DAYS, utcInstant, YEAR_MAX, YEAR_MIN } from '../domain/instants.js';
 import { AMOUNT_PATTERN, isPositiveAmount, SIGNED_AMOUNT_PATTERN } from '../domain/amount-text.js';
 import { hasPair, UK_V2 } from '../domain/taxonomy.js';
 
@@ -72,7 +72,7 @@ function digits(s: string, at: number, n: number): number {
 
 /**
  * The commonest instant, 'YYYY-MM-DDTHH:MM:SSZ', checked as instantProblem
- * does and normalised as the schema does (toISOString) without a Date; any
+ * does and normalised as the schema does (utcInstant) without a Date; any
  * other form goes through both.
  */
 function utcSeconds(v: string): string | undefined {
@@ -88,7 +88,7 @@ function instant(v: unknown): string {
   const quick = utcSeconds(v);
   if (quick !== undefined) return quick;
   if (instantProblem(v) !== null) fail();
-  return new Date(v).toISOString();
+  return utcInstant(v);
 }
 
 function currency(v: unknown): string {

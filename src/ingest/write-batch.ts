@@ -3,7 +3,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import type { EventType, IngestEvent } from '../domain/events.js';
 import { hashSecret, SECRET_MISMATCH_REASON, SECRET_REQUIRED_REASON, verifySecret } from '../domain/secrets.js';
-import { dbFromIso, dbTime, msFromDb } from '../domain/timestamps.js';
+import { dbFromIso, dbTime } from '../domain/timestamps.js';
+import { microsOf } from '../domain/instants.js';
 import { queryFile, runScript, runScriptCountingChanges, statements } from '../db/script.js';
 import type { Columns } from '../db/rows.js';
 import { Stager, stageCustomers, stageDeadLetters, type StageKind, type StagedCustomer } from './stage.js';
@@ -16,6 +17,7 @@ import { fastCustomers } from './fast-path.js';
 import { settleFastRows, type FastRows } from './fast-settle.js';
 
 interface Version {
+  /** Microseconds since 1970, as the store's TIMESTAMP orders them. */
   occurredAt: number;
   eventId: string;
 }
@@ -77,7 +79,7 @@ async function loadCustomerState(conn: DuckDBConnection, events: readonly Ingest
   for (const r of await customerRows(conn, [...pairs.values()])) {
     const key = customerKey(r.client_id, r.customer_id);
     if (r.kind === 'customer') known.set(key, { secretHash: r.secret_hash });
-    else tombstones.set(key, { occurredAt: msFromDb(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
+    else tombstones.set(key, { occurredAt: microsOf(r.occurred_at ?? ''), eventId: r.event_id ?? '' });
   }
   const handled = new Set(
     sideEffects.length
@@ -196,7 +198,7 @@ export async function writeEntries(conn: DuckDBConnection, read: number, entries
       dead.push({ seq, letter: { raw: item.raw, reason: SECRET_REQUIRED_REASON, ref: item.ref } });
       continue;
     }
-    const version = { occurredAt: Date.parse(e.occurred_at), eventId: e.event_id };
+    const version = { occurredAt: microsOf(e.occurred_at), eventId: e.event_id };
     const tomb = tombstones.get(key);
     if (tomb && !newer(version, tomb)) {
       tally(result, e.type, 0, 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantProblem } from '../../src/domain/instants.js';
+import { instantProblem, microsOf, utcInstant } from '../../src/domain/instants.js';
 import { isoInstant, occurredAt } from '../../src/domain/instant-schemas.js';
 
 describe('instants', () => {
@@ -37,6 +37,19 @@ describe('instants', () => {
 
   it('normalises to UTC without rolling the date', () => {
     expect(isoInstant.parse('2024-03-01T00:30:00+01:00')).toBe('2024-02-29T23:30:00.000Z');
+  });
+
+  it('keeps an instant to the microsecond, as the store holds it, and orders versions so', () => {
+    expect(utcInstant('2026-10-16T12:00:00.1239Z')).toBe('2026-10-16T12:00:00.123900Z');
+    expect(utcInstant('2026-10-16T17:45:00.123456789+05:45')).toBe('2026-10-16T12:00:00.123456Z');
+    expect(isoInstant.parse('2026-10-16T17:45:00.000001+05:45')).toBe('2026-10-16T12:00:00.000001Z');
+    // No digit below the millisecond: written as before, to the millisecond.
+    expect(utcInstant('2026-10-16T12:00:00.5Z')).toBe('2026-10-16T12:00:00.500Z');
+    expect(utcInstant('2026-10-16T12:00Z')).toBe('2026-10-16T12:00:00.000Z');
+    // The same instant as the schema writes it and as the store gives it back; a later one in the same millisecond is larger.
+    expect(microsOf('2026-10-16T12:00:00.123900Z')).toBe(microsOf('2026-10-16 12:00:00.1239'));
+    expect(microsOf('2026-10-16T12:00:00.123900Z') - microsOf('2026-10-16T12:00:00.123100Z')).toBe(800);
+    expect(microsOf('2026-10-16 12:00:00')).toBe(Date.parse('2026-10-16T12:00:00Z') * 1000);
   });
 
   it('takes an occurred_at up to 30 days ahead of now, not more', () => {
