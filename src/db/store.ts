@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import './text-values.js';
 import { migrate } from './migrate.js';
 import { runScript, runScriptWithPaths } from './script.js';
 import type { Logger } from '../logger.js';
