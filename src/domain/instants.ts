@@ -51,10 +51,3 @@ export function utcInstant(s: string): string {
   return belowMs === '000' ? iso : `${iso.slice(0, -1)}${belowMs}Z`;
 }
 
-/** Microseconds since 1970 of a UTC instant written '…T…Z' or as the store's 'YYYY-MM-DD HH:MM:SS[.ffffff]': a version's order to the microsecond. */
-export function microsOf(instant: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z?$/.exec(instant);
-  if (!m) return Number.NaN;
-  const fraction = (m[3] ?? '').padEnd(6, '0');
-  return Date.parse(`${m[1]}T${m[2]}Z`) * 1000 + Number(fraction.slice(0, 6));
-}

@@ -32,6 +32,14 @@ export function msFromDb(value: string): number {
   return Date.parse(isoFromDb(value) ?? '');
 }
 
+/** Microseconds since 1970 of a UTC instant written '…T…Z' or as the store's 'YYYY-MM-DD HH:MM:SS[.ffffff]': a version's order to the microsecond. */
+export function microsOf(instant: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z?$/.exec(instant);
+  if (!m) return Number.NaN;
+  const fraction = (m[3] ?? '').padEnd(6, '0');
+  return Date.parse(`${m[1]}T${m[2]}Z`) * 1000 + Number(fraction.slice(0, 6));
+}
+
 /** A YYYY-MM-DD day means 00:00 UTC of that day; anything else is taken as an instant as written. */
 export function dayOrInstant(value: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;

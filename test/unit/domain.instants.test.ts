@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instantProblem, microsOf, utcInstant } from '../../src/domain/instants.js';
+import { instantProblem, utcInstant } from '../../src/domain/instants.js';
+import { microsOf } from '../../src/domain/timestamps.js';
 import { isoInstant, occurredAt } from '../../src/domain/instant-schemas.js';
 
 describe('instants', () => {
