@@ -43,17 +43,15 @@ function text(v: unknown, max: number, min = 0): string {
 }
 
 const id = (v: unknown): string => text(v, LIMITS.id, 1);
-const headerId = (v: unknown): string => {
-  const s = id(v);
+/** Text of 1 to `max` characters that an HTTP header can carry (HEADER_UNSAFE). */
+const headerText = (max: number) => (v: unknown): string => {
+  const s = text(v, max, 1);
   if (HEADER_UNSAFE.test(s)) fail();
   return s;
 };
+const headerId = headerText(LIMITS.id);
 /** A customer secret: one X-Customer-Secret can carry, as the schema's customerSecretText. */
-const customerSecret = (v: unknown): string => {
-  const s = text(v, SECRET_MAX_CHARS, 1);
-  if (HEADER_UNSAFE.test(s)) fail();
-  return s;
-};
+const customerSecret = headerText(SECRET_MAX_CHARS);
 const free = (v: unknown): string => text(v, LIMITS.text);
 const code = (v: unknown): string => text(v, LIMITS.code);
 const optional = <T>(v: unknown, check: (v: unknown) => T): T | undefined => (v === undefined ? undefined : check(v));
