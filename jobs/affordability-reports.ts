@@ -14,7 +14,7 @@ import { pdfPathOf } from './report-pdf-paths.js';
 import { pruneDeletedCustomers, pruneOutdatedByDeletion } from './report-pdf-prune.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 import { reportSigningKey, signPdf } from '../src/reports/report-signature.js';
-import type { Job, JobContext } from './job.js';
+import { stopIfAsked, type Job, type JobContext } from './job.js';
 
 /**
  * The nightly affordability reports: every customer, the last 3, 6 and 12
@@ -250,6 +250,12 @@ async function run(ctx: JobContext, options: AffordabilityJobOptions): Promise<R
   // At most READ_AHEAD + 1 chunks' rows are held.
   const reading: Array<Promise<ChunkRows | undefined>> = chunks.slice(0, READ_AHEAD).map((chunk) => readChunk(ctx, state, chunk));
   for (let i = 0; i < chunks.length; i++) {
+    if (ctx.signal?.aborted) {
+      // The chunks stored so far stand; the reads started and the PDFs being drawn end first, so nothing is left half done.
+      await Promise.all(reading);
+      await state.pdfsInFlight;
+      stopIfAsked(ctx, `after ${Math.min(i * chunkSize, customers.length)} of ${customers.length} customers`);
+    }
     const rows = await reading.shift();
     const next = chunks[i + READ_AHEAD];
     if (next) reading.push(readChunk(ctx, state, next));

@@ -1,3 +1,4 @@
+import { affordError } from '../src/domain/errors.js';
 import type { Config } from '../src/config.js';
 import type { Store } from '../src/db/store.js';
 import type { Logger } from '../src/logger.js';
@@ -9,6 +10,12 @@ export interface JobContext {
   logger: Logger;
   /** Called as work advances, when the job can tell. */
   progress?: (done: number, total: number) => void;
+  /**
+   * Aborted when whoever asked for the run went away (Ctrl-C on a command
+   * the service runs for its caller): the run stops at its next safe point,
+   * between steps or between chunks of customers, and is recorded as failed.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -39,4 +46,9 @@ export interface Job {
   dbSettings?: DbSettings;
   /** Turns the steps' results into the run's status: a job can fail on what it found. */
   verdict?: (results: Record<string, Record<string, unknown>>) => { ok: boolean; message: string };
+}
+
+/** Throws JOB_STOPPED when whoever asked for the run has gone away (JobContext.signal); `where` says at which point. */
+export function stopIfAsked(ctx: JobContext, where: string): void {
+  if (ctx.signal?.aborted) throw affordError('JOB_STOPPED', where);
 }

@@ -5,7 +5,8 @@ import { withDbSettings, withDbSettingsRestored } from '../src/db/db-settings.js
 import { collectGarbage } from '../src/heap.js';
 import { releaseBuffers } from '../src/db/buffers.js';
 import { withDbThreads } from '../src/db/threads.js';
-import type { Job, JobContext } from './job.js';
+import { errorCode } from '../src/domain/errors.js';
+import { stopIfAsked, type Job, type JobContext } from './job.js';
 
 export interface JobRunResult {
   runId: string;
@@ -69,6 +70,7 @@ async function runAlone(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' |
   let message = 'ok';
   const runSteps = async (): Promise<void> => {
     for (const step of job.steps) {
+      stopIfAsked(ctx, `before its step '${step.name}'`);
       const stepStarted = Date.now();
       results[step.name] = 'sql' in step
         ? await ctx.store.write((conn) => runScriptWithResult(conn, `jobs/${step.sql}`))
@@ -89,7 +91,8 @@ async function runAlone(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' |
     } catch (err) {
       status = 'failed';
       message = (err as Error).message;
-      log.error({ err }, 'job failed');
+      if (errorCode(err) === 'JOB_STOPPED') log.warn({ reason: message }, 'job stopped');
+      else log.error({ err }, 'job failed');
     }
   };
   let ended = false;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { JOBS, findJob } from '../../jobs/registry.js';
-import { runJob } from '../../jobs/runner.js';
+import { runJobIf } from '../../jobs/runner.js';
 import { queryFile } from '../db/script.js';
-import { cliContext, out, setExitCode, terminalProgress, withStore, errOut } from './context.js';
+import { cliContext, out, serviceScope, setExitCode, terminalProgress, withStore, errOut } from './context.js';
 
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('list and run the scheduled jobs');
@@ -33,11 +33,14 @@ export function registerJobs(program: Command): void {
         setExitCode(2);
         return;
       }
+      // Inside the service: when the caller goes away (Ctrl-C), the job in hand stops at its next safe point and no other starts.
+      const signal = serviceScope.getStore()?.signal;
       await withStore(ctx, async (store) => {
         for (const job of selected) {
           const progress = terminalProgress(job.name);
-          const result = await runJob(job, { store, config: ctx.config, logger: ctx.logger, progress }, 'cli');
+          const result = await runJobIf(() => signal?.aborted !== true, job, { store, config: ctx.config, logger: ctx.logger, progress, signal }, 'cli');
           progress.end();
+          if (!result) return;
           out(`${job.name}: ${result.status} in ${(result.ms / 1000).toFixed(1)} s: ${result.message}\n`);
           if (result.status !== 'succeeded') setExitCode(1);
         }

@@ -68,6 +68,9 @@ export const ERRORS = {
   SIGNING_KEY_MISSING: { message: 'no %s signing key after creating one' },
   WEBHOOK_KEY_NOT_EC: { message: 'webhook signing key is not an EC key' },
 
+  // Jobs.
+  JOB_STOPPED: { message: 'stopped %s: whoever asked for the run went away (Ctrl-C)' },
+
   // Reports.
   REPORT_ROWS_INCOMPLETE: { message: '%s' },
   FIGURE_SOURCE_MISSING: { message: 'no source for figure %s' },

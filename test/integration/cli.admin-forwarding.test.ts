@@ -7,7 +7,7 @@ import { afford as runAfford, useServe } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/store.js';
 import { adminSocketPath } from '../../src/cli/admin.js';
 
-const service = useServe('afford-admin-');
+const service = useServe('afford-admin-', { AFFORD_JOBS_SLICE_CUSTOMERS: '50' });
 const afford = (args: string[], extraEnv: Record<string, string> = {}) => runAfford(args, { ...service.env, ...extraEnv });
 
 describe('CLI commands while afford serve holds the database', () => {
@@ -117,6 +117,33 @@ describe('CLI commands while afford serve holds the database', () => {
     const [, inserted, unchanged] = /inserted (\d+), updated \d+, deleted \d+, unchanged (\d+)/.exec(again.stdout) ?? [];
     expect(Number(inserted), again.stdout).toBeGreaterThan(0);
     expect(Number(unchanged), again.stdout).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('stops a forwarded job run at its next chunk of customers when its caller goes away (Ctrl-C), and starts no job after it', async () => {
+    // The store holds the 1,201 customers the tests before ingested: the reports take some seconds, in chunks of 50.
+    const rebuilds = () => service.serve.log().split('\n').filter((l) => l.includes('"job":"rebuild-monthly-totals"') && l.includes('"msg":"job finished"')).length;
+    const rebuilt = rebuilds();
+    const caller = spawn(process.execPath, [path.join(process.cwd(), 'bin/afford.mjs'), 'jobs', 'run', 'all'], { env: service.env, stdio: 'ignore' });
+    const closed = new Promise((resolve) => caller.on('close', resolve));
+    const deadline = Date.now() + 60_000;
+    // Once the rebuild is done and the reports have begun, the caller dies as Ctrl-C ends it.
+    while (rebuilds() === rebuilt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(rebuilds()).toBe(rebuilt + 1);
+    caller.kill('SIGKILL');
+    await closed;
+    while (!service.serve.log().includes('"msg":"job stopped"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const stopped = service.serve.log().split('\n').find((l) => l.includes('"msg":"job stopped"')) ?? '';
+    expect(JSON.parse(stopped)).toMatchObject({ job: 'affordability-reports', reason: expect.stringMatching(/^stopped after \d+ of \d+ customers: whoever asked for the run went away \(Ctrl-C\)$/) });
+    const [, done, customers] = /after (\d+) of (\d+)/.exec(stopped) ?? [];
+    expect(Number(done)).toBeLessThan(Number(customers));
+
+    // The service lives on, and shows the run as failed; the export after it in the batch never started.
+    const list = await afford(['jobs', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/affordability-reports +nightly .* failed/);
+    expect(list.stdout).toMatch(/export-parquet +nightly .* never run/);
+    const exportRan = service.serve.log().split('\n').filter((l) => l.includes('"job":"export-parquet"') && /"msg":"job (step done|finished|failed)"/.test(l));
+    expect(exportRan).toEqual([]);
   }, 120_000);
 
   it('stops cleanly on SIGTERM, even with an admin client connected and saying nothing', async () => {
