@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile, runScript } from '../src/db/script.js';
 import { SNAPSHOT_FILE, writeSnapshot } from './export-snapshot.js';
-import type { Job, JobContext } from './job.js';
+import { stopIfAsked, type Job, type JobContext } from './job.js';
 
 export { SNAPSHOT_FILE };
 
@@ -86,11 +86,14 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
       try {
         return await inSnapshot(conn, async () => {
           const pieces = await queryFile<ExportPiece>(conn, 'jobs/export-parquet/export-months', { slice_customers: ctx.config.AFFORD_JOBS_SLICE_CUSTOMERS }, PIECE_COLUMNS);
-          for (const { table_name: table, month, slice, first_customer, last_customer } of pieces) {
+          for (const [i, { table_name: table, month, slice, first_customer, last_customer }] of pieces.entries()) {
+            // Stopped part-way, the staging folder goes (below) and the export in place stays as it was.
+            stopIfAsked(ctx, `after ${i} of the export's ${pieces.length} files`);
             const folder = path.join(target(table), `month=${month}`);
             await mkdir(folder, { recursive: true });
             const file = path.join(folder, `data_${slice}.parquet`);
             await runScript(conn, COPY_MONTH[table], { month, file, ...(first_customer === null ? {} : { first_customer, last_customer }) });
+            ctx.progress?.(i + 1, pieces.length);
           }
           return (await queryFile<Record<string, number>>(conn, 'jobs/export-parquet/count-rows', {}, { transactions: 'number', monthly_category_totals: 'number', affordability_reports: 'number', affordability_insights: 'number' }))[0] ?? {};
         });
@@ -106,7 +109,6 @@ async function exportParquet(ctx: JobContext): Promise<Record<string, unknown>> 
       if (await exists(live)) await rename(live, old);
       await rename(target(table), live);
     }
-    ctx.progress?.(1, 2);
     return { dir, rows: counts };
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { createAffordabilityReportsJob } from '../../jobs/affordability-reports.js';
+import { exportParquetJob } from '../../jobs/export-parquet.js';
 import type { Job } from '../../jobs/job.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
@@ -68,5 +70,20 @@ describe('a job whose caller went away', () => {
     const again = await runJob(createAffordabilityReportsJob({ now: () => NOW }), jobCtx(new AbortController().signal), 'cli');
     expect(again.status).toBe('succeeded');
     expect(await rows(ctx.store, 'SELECT count(DISTINCT customer_id)::INTEGER AS customers FROM affordability_reports')).toEqual([{ customers: CUSTOMERS }]);
+  });
+
+  it('stops the export between its files, leaving the export in place as it was and no staging folder', async () => {
+    const exportDir = path.join(ctx.dir, 'export');
+    const first = await runJob(exportParquetJob, jobCtx(new AbortController().signal), 'cli');
+    expect(first.status).toBe('succeeded');
+    const filesOf = () => readdirSync(exportDir, { recursive: true }).map(String).sort();
+    const before = filesOf();
+    expect(before.filter((f) => f.endsWith('.parquet')).length).toBeGreaterThan(3);
+
+    const stop = new AbortController();
+    const result = await runJob(exportParquetJob, jobCtx(stop.signal, (done) => done === 3 && stop.abort()), 'cli');
+    expect(result.status).toBe('failed');
+    expect(result.message).toMatch(/^stopped after 3 of the export's \d+ files: whoever asked for the run went away \(Ctrl-C\)$/);
+    expect(filesOf()).toEqual(before);
   });
 });
