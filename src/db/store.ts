@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import './text-values.js';
 import { migrate } from './migrate.js';
+import { ensureKeyHashes } from './key-hashes.js';
 import { runScript, runScriptWithPaths } from './script.js';
 import type { Logger } from '../logger.js';
 import { affordError, affordErrorCausedBy, errorCode } from '../domain/errors.js';
@@ -128,6 +129,7 @@ export class Store {
     }
     await runScript(writer, 'queries/db/set-time-zone');
     await migrate(writer, logger, dbPath);
+    await ensureKeyHashes(writer, logger);
     return new Store(dbPath, instance, writer, logger, options.checkpointChangedRows ?? 0, options.readers ?? Number.POSITIVE_INFINITY);
   }
 

@@ -114,9 +114,9 @@ describe('rebuild-monthly-totals within a small memory limit', () => {
   }, 120_000);
   afterAll(async () => ctx.cleanup());
 
-  const jobCtx = (settings: Record<string, string>) => ({ store: ctx.store, config: loadConfig({}, { AFFORD_JOBS_DB_MEMORY_LIMIT: '40MB', ...settings }), logger: silentLogger });
+  const jobCtx = (settings: Record<string, string>) => ({ store: ctx.store, config: loadConfig({}, { AFFORD_JOBS_DB_MEMORY_LIMIT: '32MB', ...settings }), logger: silentLogger });
 
-  it('checks and rewrites 500 customers in slices under 40MB, which the whole store in one slice does not fit', async () => {
+  it('checks and rewrites 500 customers in slices under 32MB, which the whole store in one slice does not fit', async () => {
     const [stored] = await rows<{ totals: number; transactions: number }>(
       ctx.store,
       'SELECT (SELECT count(*) FROM monthly_category_totals)::INTEGER AS totals, (SELECT count(*) FROM transactions)::INTEGER AS transactions',

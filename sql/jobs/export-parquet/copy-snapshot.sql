@@ -3,7 +3,8 @@
 -- copied: api_clients, api_signing_keys, webhook_signing_keys and
 -- webhook_subscriptions (credentials, keys, webhook secrets and header
 -- values), the webhook outbox and attempts, tasks and ingest bookkeeping;
--- nor customers.secret_hash. A dead letter's raw text is redacted again,
+-- nor customers.secret_hash, nor transactions.key_hash (the store's own
+-- index, see migration 018). A dead letter's raw text is redacted again,
 -- for rows stored before ingest redacted them.
 CREATE TABLE afford_snapshot.customers AS SELECT * EXCLUDE (secret_hash) FROM customers;
 
@@ -11,7 +12,7 @@ CREATE TABLE afford_snapshot.accounts AS SELECT * FROM accounts;
 
 CREATE TABLE afford_snapshot.balances AS SELECT * FROM balances;
 
-CREATE TABLE afford_snapshot.transactions AS SELECT * FROM transactions;
+CREATE TABLE afford_snapshot.transactions AS SELECT * EXCLUDE (key_hash) FROM transactions;
 
 CREATE TABLE afford_snapshot.tombstones AS SELECT * FROM tombstones;
 
