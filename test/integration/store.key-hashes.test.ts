@@ -12,6 +12,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { rowsAs } from '../helpers/rows.js';
 import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
+import { FEW_STORED_CUSTOMERS } from '../../src/ingest/write-batch.js';
 import { loggedLines } from '../helpers/log-lines.js';
 import { rows, silentLogger } from '../helpers/store.js';
 import { upsertItem } from '../helpers/transaction-events.js';
@@ -69,6 +70,26 @@ describe("the transactions' key hashes", () => {
       expect(await rows(store, COUNTS)).toEqual([{ n: 500, total: '504.00' }]);
       // The store takes more rows after (DuckDB updating the column in place here failed the next append).
       await store.checkpoint();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each([
+    ['few stored customers, looked for by customer too', 3],
+    ['many stored customers, looked for by key hash alone', 40],
+  ])('find the stored rows of a batch of %s', async (_, customers) => {
+    expect(customers > FEW_STORED_CUSTOMERS).toBe(customers === 40);
+    await writeStoreBeforeKeyHashes(dbPath);
+    const store = await Store.open(dbPath, silentLogger);
+    try {
+      // A newer version of one stored transaction of each customer, and a new transaction of each.
+      const batch = Array.from({ length: customers }, (_, i) => [
+        upsertItem({ eventId: `ev-newer-${i}`, customer: `cust-${i}`, tx: `tx-${i}`, amount: '5.00', occurred: '2024-06-01T00:00:00Z' }),
+        upsertItem({ eventId: `ev-new-${i}`, customer: `cust-${i}`, tx: `tx-new-${i}`, amount: '7.00', occurred: '2024-06-01T00:00:00Z' }),
+      ]).flat();
+      expect(await buildPipeline(store, silentLogger).ingest(batch)).toMatchObject({ inserted: customers, updated: customers });
+      expect(await rows(store, 'SELECT count(*)::INTEGER AS n, sum(amount)::VARCHAR AS total FROM transactions')).toEqual([{ n: 20000 + customers, total: `${20000 + customers * 4 + customers * 7}.00` }]);
     } finally {
       await store.close();
     }

@@ -9,26 +9,10 @@
 -- joining the whole table on the key again.
 -- Fills the temp table tx_events (made once by stage-create); no parameters.
 --
--- The stored rows of the batch's transactions are found in two steps: the
--- row ids of those whose key hash matches (migration 018), reading that
--- one column, then their versions by row id. Reading the three key columns
--- instead took most of the judge's time in a store written in time order,
--- where DuckDB's statistics on customer ids skip nothing; and in one step
--- DuckDB read the version columns of every stored row too. A row found by
--- a hash that is not its key's is harmless: its key, read in the second
--- step, is another transaction's, which no staged event contests. A
--- customer created in this segment (stage_customers) has no stored rows:
--- every transaction row has its customer's row (delete-customer.sql keeps
--- the customer while one stays), so their events are not looked for, and a
--- batch of new customers only looks at no stored row.
-INSERT INTO stored_rowids
-SELECT t.rowid FROM transactions t
-SEMI JOIN (
-    SELECT transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
-    FROM stage_transactions s
-    ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id
-) k ON t.key_hash = k.key_hash;
-
+-- The stored rows of the batch's transactions were found first, their row
+-- ids put in stored_rowids (judge-stored-rows.sql, or
+-- judge-stored-rows-of-few-customers.sql); their versions are read here by
+-- row id.
 INSERT INTO tx_events
 WITH staged AS (
     SELECT seq, op, client_id, customer_id, transaction_id, {'o': occurred_at::TIMESTAMP, 'e': event_id} AS v, NULL::DATE AS stored_month,

@@ -1,0 +1,15 @@
+-- judge-stored-rows.sql for a segment whose staged transactions are of few
+-- stored customers (write-batch.ts counts them): joined on the customer too,
+-- DuckDB filters the stored rows by those few customer ids as it scans, and
+-- skips every row group whose statistics leave them out. A file in customer
+-- order so reads a few row groups rather than every row's hash; in a store
+-- written in time order it costs what the hash alone does. For many
+-- customers the filter is a range, which skips nothing in time order and
+-- reads the customer ids of every row too. No parameters.
+INSERT INTO stored_rowids
+SELECT t.rowid FROM transactions t
+SEMI JOIN (
+    SELECT s.client_id, s.customer_id, transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
+    FROM stage_transactions s
+    ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id
+) k ON t.key_hash = k.key_hash AND t.customer_id = k.customer_id AND t.client_id = k.client_id;
