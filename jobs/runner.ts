@@ -27,8 +27,14 @@ export interface JobRunResult {
  */
 const JOB_CHECKPOINT_THRESHOLD = '1GB';
 
+/** The last job asked for on a store, which the next waits for: `ended` once it has run (or been let go). */
+interface LastJob {
+  settled: Promise<unknown>;
+  ended: boolean;
+}
+
 /** The last job started on each store, which the next waits for. */
-const lastJobOf = new WeakMap<object, Promise<unknown>>();
+const lastJobOf = new WeakMap<object, LastJob>();
 
 /**
  * Runs a job's steps in order and records the run, whatever happens, in
@@ -50,12 +56,18 @@ export function runJob(job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 
  */
 export function runJobIf(startIf: () => boolean, job: Job, ctx: JobContext, trigger: 'schedule' | 'cli' | 'api'): Promise<JobRunResult | undefined> {
   const before = lastJobOf.get(ctx.store);
-  if (before) ctx.logger.info({ job: job.name }, 'job waits for the job in hand to end');
-  const run = (before ?? Promise.resolve()).then(() => (startIf() ? runAlone(job, ctx, trigger) : undefined));
-  const settled = run.catch(() => undefined);
-  lastJobOf.set(ctx.store, settled);
-  void settled.then(() => {
-    if (lastJobOf.get(ctx.store) === settled) lastJobOf.delete(ctx.store);
+  // Only while it runs: a job asked for once the one before has ended (the next of `jobs run all`) does not wait.
+  if (before && !before.ended) ctx.logger.info({ job: job.name }, 'job waits for the job in hand to end');
+  const mine: LastJob = { settled: Promise.resolve(), ended: false };
+  const run = (before?.settled ?? Promise.resolve())
+    .then(() => (startIf() ? runAlone(job, ctx, trigger) : undefined))
+    .finally(() => {
+      mine.ended = true;
+    });
+  mine.settled = run.then(() => undefined, () => undefined);
+  lastJobOf.set(ctx.store, mine);
+  void mine.settled.then(() => {
+    if (lastJobOf.get(ctx.store) === mine) lastJobOf.delete(ctx.store);
   });
   return run;
 }

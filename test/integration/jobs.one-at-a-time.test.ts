@@ -6,6 +6,7 @@ import { exportParquetJob } from '../../jobs/export-parquet.js';
 import { rebuildMonthlyTotals } from '../../jobs/rebuild-monthly-totals.js';
 import { runJob } from '../../jobs/runner.js';
 import { loadConfig } from '../../src/config.js';
+import { loggedLines } from '../helpers/log-lines.js';
 import { ingestGenerated, rows, silentLogger, tempStore } from '../helpers/store.js';
 
 describe('jobs asked for at once on one store', () => {
@@ -48,5 +49,18 @@ describe('jobs asked for at once on one store', () => {
     );
     expect(spans).toHaveLength(4);
     for (let i = 1; i < spans.length; i++) expect(spans[i]!.started_at >= spans[i - 1]!.finished_at, JSON.stringify(spans)).toBe(true);
+  });
+
+  it('say a job waits only when one is still running: not for a job asked for after the one before ended', async () => {
+    const { logger, lines } = loggedLines('info');
+    const jc = { store: ctx.store, config: loadConfig({}, { AFFORD_DB: ctx.store.path }), logger };
+    const waits = () => lines.filter((l) => l.msg === 'job waits for the job in hand to end').map((l) => l['job']);
+    // One after the other, as `jobs run all` asks for them.
+    await runJob(rebuildMonthlyTotals, jc, 'cli');
+    await runJob(rebuildMonthlyTotals, jc, 'cli');
+    expect(waits()).toEqual([]);
+    // Asked for at once: the second waits.
+    await Promise.all([runJob(rebuildMonthlyTotals, jc, 'cli'), runJob(affordabilityReports, jc, 'cli')]);
+    expect(waits()).toEqual(['affordability-reports']);
   });
 });
