@@ -68,9 +68,6 @@ export const ERRORS = {
   SIGNING_KEY_MISSING: { message: 'no %s signing key after creating one' },
   WEBHOOK_KEY_NOT_EC: { message: 'webhook signing key is not an EC key' },
 
-  // The store.
-  KEY_HASH_FILL_STUCK: { message: '%s transactions have no key hash, and none could be given one' },
-
   // Jobs.
   JOB_STOPPED: { message: 'stopped %s: whoever asked for the run went away (Ctrl-C)' },
 

@@ -7,8 +7,6 @@ import { exportParquetJob, SNAPSHOT_FILE } from '../../jobs/export-parquet.js';
 import { runJob } from '../../jobs/runner.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { loadConfig } from '../../src/config.js';
-import { ensureKeyHashes } from '../../src/db/key-hashes.js';
-import { migrate } from '../../src/db/migrate.js';
 import { rowsAs } from '../helpers/rows.js';
 import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
@@ -45,6 +43,31 @@ async function writeStoreBeforeKeyHashes(dbPath: string): Promise<void> {
   instance.closeSync();
 }
 
+/** The same 40 customers and 20,000 transactions in a store afford made, each row with its key hash. */
+async function writeHashedStore(dbPath: string): Promise<void> {
+  const store = await Store.open(dbPath, silentLogger);
+  await store.write((conn) => conn.run(`
+    INSERT INTO customers (client_id, customer_id, hosted) SELECT 'client-a', 'cust-' || i, true FROM range(40) r(i);
+    INSERT INTO transactions (client_id, customer_id, transaction_id, account_id, provider, description, credit_debit_indicator, amount,
+                              currency, date_time, month, status, category_l1, category_l2, tags, occurred_at, event_id, key_hash)
+    SELECT 'client-a', 'cust-' || (i % 40), 'tx-' || i, 'acc-1', 'Monzo', 'PAY', 'credit', 1, 'GBP', TIMESTAMP '2024-04-02 09:00:00',
+           DATE '2024-04-01', 'booked', 'income', 'salary', [], TIMESTAMP '2024-05-01 00:00:00', 'ev-' || i,
+           transaction_key_hash('client-a', 'cust-' || (i % 40), 'tx-' || i)
+    FROM range(20000) r(i);`));
+  await store.close();
+}
+
+const UNHASHED = 'SELECT count(*)::INTEGER AS n FROM transactions WHERE key_hash IS NULL';
+
+/** As if the key hashes had been made by an older DuckDB whose hash() gave other values: the store drops them as it opens. */
+async function dropHashes(dbPath: string): Promise<void> {
+  const instance = await DuckDBInstance.create(dbPath);
+  const conn = await instance.connect();
+  await conn.run("UPDATE transactions SET key_hash = key_hash // 2; UPDATE transaction_key_hashing SET canary = '[1, 2, 3, 4, 5]'");
+  conn.closeSync();
+  instance.closeSync();
+}
+
 /** A newer version of stored transaction tx-0 (cust-0's), of 5.00 instead of 1.00. */
 const newerVersion = () => upsertItem({ eventId: 'ev-newer', customer: 'cust-0', tx: 'tx-0', amount: '5.00', occurred: '2024-06-01T00:00:00Z' });
 
@@ -57,7 +80,7 @@ describe("the transactions' key hashes", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('are given to the rows of a store written before them as it opens, and a newer version then replaces its stored row', async () => {
+  it('are given to the rows of a store written before them as it opens, the table made again, and a newer version then replaces its stored row', async () => {
     await writeStoreBeforeKeyHashes(dbPath);
     const store = await Store.open(dbPath, silentLogger);
     try {
@@ -68,19 +91,27 @@ describe("the transactions' key hashes", () => {
       expect(result).toMatchObject({ inserted: 0, updated: 1 });
       // Replaced, not stored beside: 499 rows of 1.00 and one of 5.00.
       expect(await rows(store, COUNTS)).toEqual([{ n: 500, total: '504.00' }]);
-      // The store takes more rows after (DuckDB updating the column in place here failed the next append).
+      // The store takes more rows after (DuckDB adding the column to a table of its older format failed the next append).
+      await buildPipeline(store, silentLogger).ingest(Array.from({ length: 3000 }, (_, i) =>
+        upsertItem({ eventId: `ev-more-${i}`, customer: 'cust-more', tx: `tx-more-${i}`, amount: '1.00', occurred: '2024-06-01T00:00:00Z' })));
       await store.checkpoint();
+      expect(await rows(store, 'SELECT count(*)::INTEGER AS n FROM transactions')).toEqual([{ n: 23000 }]);
     } finally {
       await store.close();
     }
   });
 
   it.each([
-    ['few stored customers, looked for by customer too', 3],
-    ['many stored customers, looked for by key hash alone', 40],
-  ])('find the stored rows of a batch of %s', async (_, customers) => {
+    ['few stored customers, looked for by customer too', 3, 'hashed'],
+    ['many stored customers, looked for by key hash alone', 40, 'hashed'],
+    ['few stored customers, in a store from before the hashes', 3, 'before'],
+    ['many stored customers, in a store from before the hashes', 40, 'before'],
+    ['few stored customers whose hashes were dropped, found by key', 3, 'dropped'],
+    ['many stored customers whose hashes were dropped, found by key', 40, 'dropped'],
+  ])('find the stored rows of a batch of %s', async (_, customers, kind) => {
     expect(customers > FEW_STORED_CUSTOMERS).toBe(customers === 40);
-    await writeStoreBeforeKeyHashes(dbPath);
+    await (kind === 'before' ? writeStoreBeforeKeyHashes(dbPath) : writeHashedStore(dbPath));
+    if (kind === 'dropped') await dropHashes(dbPath);
     const store = await Store.open(dbPath, silentLogger);
     try {
       // A newer version of one stored transaction of each customer, and a new transaction of each.
@@ -95,46 +126,24 @@ describe("the transactions' key hashes", () => {
     }
   });
 
-  it('are given a slice at a time, each in its own transaction', async () => {
-    await writeStoreBeforeKeyHashes(dbPath);
-    const instance = await DuckDBInstance.create(dbPath);
-    const conn = await instance.connect();
-    const { logger, lines } = loggedLines('info');
-    try {
-      await migrate(conn, logger);
-      expect((await rowsAs<{ n: number }>(conn, WRONG))[0]?.n).toBe(20000);
-      await ensureKeyHashes(conn, logger, 7000);
-      expect(await rowsAs(conn, WRONG)).toEqual([{ n: 0 }]);
-      expect(await rowsAs(conn, 'SELECT count(*)::INTEGER AS n FROM transactions')).toEqual([{ n: 20000 }]);
-      expect(lines.filter((l) => l.msg === "hashed the transactions' keys")).toMatchObject([{ rows: 20000, slices: 3 }]);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  });
-
-  it('are made again when the running DuckDB hashes otherwise than the one that made them, and the ingest still finds the stored rows', async () => {
-    await writeStoreBeforeKeyHashes(dbPath);
-    await (await Store.open(dbPath, silentLogger)).close();
-    // As if an older DuckDB, whose hash() gave other values, had made them.
-    const instance = await DuckDBInstance.create(dbPath);
-    const conn = await instance.connect();
-    await conn.run("UPDATE transactions SET key_hash = key_hash // 2; UPDATE transaction_key_hashing SET canary = '[1, 2, 3, 4, 5]'");
-    expect((await rowsAs<{ n: number }>(conn, WRONG))[0]?.n).toBe(20000);
-    conn.closeSync();
-    instance.closeSync();
+  it('are dropped when the running DuckDB hashes otherwise than the one that made them, and the ingest still finds the stored rows', async () => {
+    await writeHashedStore(dbPath);
+    await dropHashes(dbPath);
 
     const { logger, lines } = loggedLines('info');
     const store = await Store.open(dbPath, logger);
     try {
       expect(lines.filter((l) => l.msg.startsWith("DuckDB's hash() has changed"))).toMatchObject([{ was: '[1, 2, 3, 4, 5]', level: 40 }]);
-      expect(lines.filter((l) => l.msg === "hashed the transactions' keys")).toMatchObject([{ rows: 20000, slices: 1 }]);
-      expect(await rows(store, WRONG)).toEqual([{ n: 0 }]);
+      expect(await rows(store, UNHASHED)).toEqual([{ n: 20000 }]);
       expect(await buildPipeline(store, silentLogger).ingest([newerVersion()])).toMatchObject({ inserted: 0, updated: 1 });
       expect(await rows(store, COUNTS)).toEqual([{ n: 500, total: '504.00' }]);
     } finally {
       await store.close();
     }
+    // The canary is now the running DuckDB's: opening again drops nothing.
+    const again = loggedLines('info');
+    await (await Store.open(dbPath, again.logger)).close();
+    expect(again.lines.filter((l) => l.msg.startsWith("DuckDB's hash() has changed"))).toEqual([]);
   });
 
   it("leads to another transaction's row only as a candidate: a row whose hash is the same as a new key's is left alone", async () => {

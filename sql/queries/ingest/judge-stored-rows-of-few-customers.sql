@@ -5,11 +5,18 @@
 -- order so reads a few row groups rather than every row's hash; in a store
 -- written in time order it costs what the hash alone does. For many
 -- customers the filter is a range, which skips nothing in time order and
--- reads the customer ids of every row too. No parameters.
+-- reads the customer ids of every row too. Rows without a hash are found by
+-- their key columns, as there. No parameters.
 INSERT INTO stored_rowids
-SELECT t.rowid FROM transactions t
-SEMI JOIN (
-    SELECT s.client_id, s.customer_id, transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
+WITH k AS MATERIALIZED (
+    SELECT s.client_id, s.customer_id, s.transaction_id,
+           transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
     FROM stage_transactions s
     ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id
-) k ON t.key_hash = k.key_hash AND t.customer_id = k.customer_id AND t.client_id = k.client_id;
+)
+SELECT t.rowid FROM transactions t
+SEMI JOIN k ON t.key_hash = k.key_hash AND t.customer_id = k.customer_id AND t.client_id = k.client_id
+UNION ALL
+SELECT t.rowid FROM transactions t
+SEMI JOIN k ON t.client_id = k.client_id AND t.customer_id = k.customer_id AND t.transaction_id = k.transaction_id
+WHERE t.key_hash IS NULL;
