@@ -12,8 +12,9 @@ export interface JobContext {
   progress?: (done: number, total: number) => void;
   /**
    * Aborted when whoever asked for the run went away (Ctrl-C on a command
-   * the service runs for its caller): the run stops at its next safe point,
-   * between steps or between chunks of customers, and is recorded as failed.
+   * the service runs for its caller), or the service stops (its reason
+   * then says so): the run stops at its next safe point, between steps,
+   * chunks of customers or files of the export, and is recorded as failed.
    */
   signal?: AbortSignal;
 }
@@ -48,7 +49,13 @@ export interface Job {
   verdict?: (results: Record<string, Record<string, unknown>>) => { ok: boolean; message: string };
 }
 
-/** Throws JOB_STOPPED when whoever asked for the run has gone away (JobContext.signal); `where` says at which point. */
+/**
+ * Throws JOB_STOPPED once the run is asked to stop (JobContext.signal):
+ * `where` says at which point, the signal's reason (a text) why; without
+ * one, whoever asked for the run went away.
+ */
 export function stopIfAsked(ctx: JobContext, where: string): void {
-  if (ctx.signal?.aborted) throw affordError('JOB_STOPPED', where);
+  const signal = ctx.signal;
+  if (!signal?.aborted) return;
+  throw affordError('JOB_STOPPED', where, typeof signal.reason === 'string' ? signal.reason : 'whoever asked for the run went away (Ctrl-C)');
 }

@@ -69,7 +69,7 @@ export const ERRORS = {
   WEBHOOK_KEY_NOT_EC: { message: 'webhook signing key is not an EC key' },
 
   // Jobs.
-  JOB_STOPPED: { message: 'stopped %s: whoever asked for the run went away (Ctrl-C)' },
+  JOB_STOPPED: { message: 'stopped %s: %s' },
 
   // Reports.
   REPORT_ROWS_INCOMPLETE: { message: '%s' },

@@ -44,6 +44,36 @@ describe('the scheduler, as the service stops', () => {
     }
   });
 
+  it('stops the job in hand at its next step, and records why', async () => {
+    const ctx = await tempStore();
+    try {
+      let release: (() => void) | undefined;
+      const started = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const steps: string[] = [];
+      const step = (name: string) => ({
+        name,
+        run: async () => {
+          steps.push(name);
+          release?.();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return {};
+        },
+      });
+      const twoSteps: Job = { name: 'two-step-job', description: 'a job of two steps', schedule: '* * * * * *', steps: [step('first'), step('second')] };
+      const scheduler = startScheduler([twoSteps], { store: ctx.store, config: loadConfig({}), logger: silentLogger });
+      await started;
+      await scheduler.stop();
+      expect(steps).toEqual(['first']);
+      const [run] = await rows<{ status: string; message: string }>(ctx.store,
+        "SELECT status, detail::JSON->>'message' AS message FROM job_runs WHERE job_name = 'two-step-job'");
+      expect(run).toEqual({ status: 'failed', message: "stopped before its step 'second': the service is stopping" });
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
   it('starts no job that was still waiting for another one (a command run beside the service) when the stop came', async () => {
     const ctx = await tempStore();
     try {
