@@ -64,4 +64,33 @@ describe('/readyz', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('stops on Ctrl-C while its jobs run: the job in hand stops at its next safe point and the store closes after it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'afford-demo-'));
+    const env = { ...process.env, AFFORD_DB: path.join(dir, 'afford.duckdb'), AFFORD_PORT: '0', AFFORD_LOG_LEVEL: 'info', AFFORD_JOBS_SLICE_CUSTOMERS: '10' };
+    const demo = spawn(process.execPath, [path.join(ROOT, 'bin/afford.mjs'), 'demo', '--customers', '200', '--months', '6'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      let err = '';
+      demo.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        demo.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          // The first job is done: the reports are running now.
+          if (out.includes('3/4 job rebuild-monthly-totals') && !demo.killed) demo.kill('SIGINT');
+        });
+        demo.on('close', resolve);
+        setTimeout(() => reject(new Error(`the demo did not stop: ${out}`)), 90_000);
+      });
+      expect(code, err).toBe(0);
+      expect(out).not.toContain('4/4 serving');
+      expect(err).not.toContain('the store is closed');
+      const stopped = err.split('\n').filter((l) => l.includes('"msg":"job stopped"'));
+      expect(stopped.map((l) => JSON.parse(l) as { job: string; reason: string })).toMatchObject([
+        { job: 'affordability-reports', reason: expect.stringMatching(/^stopped (before its step 'reports'|after \d+ of 200 customers): the demo is stopping$/) },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
