@@ -1,11 +1,10 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { validateSubscription } from '../../src/webhooks/subscription-input.js';
 import { SubscriptionsRepository } from '../../src/webhooks/subscriptions.repository.js';
-import { rows, silentLogger } from '../helpers/store.js';
+import { applyMigrationsBefore, rows, silentLogger } from '../helpers/store.js';
 import { paymentEvent, tempDbPath, transactionEvent } from '../helpers/webhooks.js';
 
 const items = (events: readonly object[]) =>
@@ -64,11 +63,7 @@ describe('events with effects beyond rows, handled once per client', () => {
     // A store as it was before events were kept per client: the migrations before 016, and three handled events.
     const instance = await DuckDBInstance.create(db.dbPath);
     const conn = await instance.connect();
-    await conn.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)');
-    for (const file of listSqlFiles('migrations').filter((f) => Number(f.slice(0, 3)) < 16 && !f.endsWith('.batch.sql'))) {
-      await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
-      await conn.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(file.slice(0, 3)), file]);
-    }
+    await applyMigrationsBefore(conn, 16);
     await conn.run(`
       INSERT INTO handled_events (event_id, type) VALUES ('old-del', 'customer.deleted'), ('old-pay', 'payment.status_updated'), ('old-lost', 'payment.status_updated');
       INSERT INTO tombstones VALUES ('customer', 'client-a', 'cust-x', 'cust-x', TIMESTAMP '2024-03-10 00:00:00', 'old-del');

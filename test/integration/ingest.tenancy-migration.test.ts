@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
-import { rows, silentLogger } from '../helpers/store.js';
+import { applyMigrationsBefore, rows, silentLogger } from '../helpers/store.js';
 import { transactionEvent } from '../helpers/webhooks.js';
 
 /**
@@ -17,11 +16,7 @@ import { transactionEvent } from '../helpers/webhooks.js';
 async function writeOldFile(dbPath: string): Promise<void> {
   const instance = await DuckDBInstance.create(dbPath);
   const conn = await instance.connect();
-  await conn.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)');
-  for (const file of listSqlFiles('migrations').filter((f) => Number(f.slice(0, 3)) < 5)) {
-    await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
-    await conn.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(file.slice(0, 3)), file]);
-  }
+  await applyMigrationsBefore(conn, 5);
   await conn.run(`
     INSERT INTO api_clients (client_id, name, secret_hash) VALUES ('client-old', 'old', 'x'), ('client-new', 'new', 'x');
     INSERT INTO customers (customer_id, client_id, hosted, secret_hash) VALUES ('c-1', 'client-old', false, 'sha256$salt$00');

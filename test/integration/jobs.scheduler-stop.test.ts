@@ -5,14 +5,20 @@ import { recordInterruptedRuns, startScheduler } from '../../jobs/scheduler.js';
 import { loadConfig } from '../../src/config.js';
 import { rows, silentLogger, tempStore } from '../helpers/store.js';
 
+/** A promise that resolves once `release` is called: a step says it has started. */
+function startSignal(): { started: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  const started = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { started, release };
+}
+
 describe('the scheduler, as the service stops', () => {
   it('finishes the job in hand before it stops, so that the store is closed after it, and records its run', async () => {
     const ctx = await tempStore();
     try {
-      let release: (() => void) | undefined;
-      const started = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { started, release } = startSignal();
       const steps: string[] = [];
       const slow: Job = {
         name: 'slow-test-job',
@@ -24,7 +30,7 @@ describe('the scheduler, as the service stops', () => {
             name: 'wait-then-write',
             run: async (job) => {
               steps.push('started');
-              release?.();
+              release();
               await new Promise((resolve) => setTimeout(resolve, 600));
               await job.store.write((conn) => conn.run('CREATE TABLE IF NOT EXISTS scheduler_probe AS SELECT 1 AS n'));
               steps.push('wrote');
@@ -47,16 +53,13 @@ describe('the scheduler, as the service stops', () => {
   it('stops the job in hand at its next step, and records why', async () => {
     const ctx = await tempStore();
     try {
-      let release: (() => void) | undefined;
-      const started = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { started, release } = startSignal();
       const steps: string[] = [];
       const step = (name: string) => ({
         name,
         run: async () => {
           steps.push(name);
-          release?.();
+          release();
           await new Promise((resolve) => setTimeout(resolve, 300));
           return {};
         },

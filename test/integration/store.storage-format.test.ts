@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
-import { rows, silentLogger, STORAGE_FORMAT_SQL as FORMAT } from '../helpers/store.js';
+import { applyMigrationsBefore, rows, silentLogger, STORAGE_FORMAT_SQL as FORMAT } from '../helpers/store.js';
 import { upsertItem } from '../helpers/transaction-events.js';
 
 /** Every column of every transaction, as text, in one order. */
@@ -19,11 +18,7 @@ const TEXT_COMPRESSIONS = "SELECT DISTINCT compression AS c FROM pragma_storage_
 async function writeOlderFile(dbPath: string): Promise<void> {
   const instance = await DuckDBInstance.create(dbPath);
   const conn = await instance.connect();
-  await conn.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)');
-  for (const file of listSqlFiles('migrations').filter((f) => !f.endsWith('.batch.sql'))) {
-    await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
-    await conn.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(file.slice(0, 3)), file]);
-  }
+  await applyMigrationsBefore(conn);
   await conn.run(`
     INSERT INTO transactions (client_id, customer_id, transaction_id, account_id, provider, description, credit_debit_indicator, amount,
                               currency, date_time, month, status, category_l1, category_l1_confidence, category_l2, category_l2_confidence,
