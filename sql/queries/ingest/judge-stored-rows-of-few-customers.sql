@@ -8,12 +8,7 @@
 -- reads the customer ids of every row too. Rows without a hash are found by
 -- their key columns, as there. No parameters.
 INSERT INTO stored_rowids
-WITH k AS MATERIALIZED (
-    SELECT s.client_id, s.customer_id, s.transaction_id,
-           transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
-    FROM stage_transactions s
-    ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id
-)
+WITH k AS MATERIALIZED (FROM stored_rows_sought)
 SELECT t.rowid FROM transactions t
 SEMI JOIN k ON t.key_hash = k.key_hash AND t.customer_id = k.customer_id AND t.client_id = k.client_id
 UNION ALL

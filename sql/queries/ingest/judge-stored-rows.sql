@@ -15,18 +15,14 @@
 --
 -- A customer created in this segment (stage_customers) has no stored rows:
 -- every transaction row has its customer's row (delete-customer.sql keeps
--- the customer while one stays). Their events are not looked for, and a
+-- the customer while one stays). Their events are not looked for (the view
+-- stored_rows_sought, made with the stage tables, leaves them out), and a
 -- segment of new customers only looks at no stored row at all.
 --
 -- For a segment whose stored customers are few, the judge runs
 -- judge-stored-rows-of-few-customers.sql instead. No parameters.
 INSERT INTO stored_rowids
-WITH k AS MATERIALIZED (
-    SELECT s.client_id, s.customer_id, s.transaction_id,
-           transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
-    FROM stage_transactions s
-    ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id
-)
+WITH k AS MATERIALIZED (FROM stored_rows_sought)
 SELECT t.rowid FROM transactions t SEMI JOIN k ON t.key_hash = k.key_hash
 UNION ALL
 SELECT t.rowid FROM transactions t

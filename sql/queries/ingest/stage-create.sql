@@ -35,6 +35,15 @@ CREATE TEMP TABLE IF NOT EXISTS tx_events (
 );
 -- The row ids of the stored transactions a batch's events name (judge-transactions.sql).
 CREATE TEMP TABLE IF NOT EXISTS stored_rowids (id BIGINT);
+-- The staged transactions whose stored rows are looked for, with their key
+-- hashes (judge-stored-rows.sql and judge-stored-rows-of-few-customers.sql):
+-- all but those of customers created in the segment (stage_customers), who
+-- have no stored rows, as every transaction row has its customer's row.
+CREATE OR REPLACE TEMP VIEW stored_rows_sought AS
+SELECT s.client_id, s.customer_id, s.transaction_id,
+       transaction_key_hash(s.client_id, s.customer_id, s.transaction_id) AS key_hash
+FROM stage_transactions s
+ANTI JOIN stage_customers c ON c.client_id = s.client_id AND c.customer_id = s.customer_id;
 CREATE TEMP TABLE IF NOT EXISTS batch_months (client_id VARCHAR, customer_id VARCHAR, month DATE);
 -- The changes to the totals of batch_months: a stored row to delete (old_rowid), a recomputed row to insert (the rest), or both.
 CREATE TEMP TABLE IF NOT EXISTS batch_totals (
