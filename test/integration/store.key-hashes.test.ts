@@ -8,11 +8,10 @@ import { runJob } from '../../jobs/runner.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { loadConfig } from '../../src/config.js';
 import { rowsAs } from '../helpers/rows.js';
-import { listSqlFiles, sqlFile } from '../../src/db/sql-files.js';
 import { Store } from '../../src/db/store.js';
-import { FEW_STORED_CUSTOMERS } from '../../src/ingest/write-batch.js';
+import { FEW_STORED_CUSTOMERS } from '../../src/ingest/stored-rows-lookup.js';
 import { loggedLines } from '../helpers/log-lines.js';
-import { rows, silentLogger } from '../helpers/store.js';
+import { applyMigrationsBefore, rows, silentLogger } from '../helpers/store.js';
 import { upsertItem } from '../helpers/transaction-events.js';
 
 /** Rows whose key hash is not the one the running DuckDB gives their key. */
@@ -27,11 +26,7 @@ const COUNTS = "SELECT count(*)::INTEGER AS n, sum(amount)::VARCHAR AS total FRO
 async function writeStoreBeforeKeyHashes(dbPath: string): Promise<void> {
   const instance = await DuckDBInstance.create(dbPath);
   const conn = await instance.connect();
-  await conn.run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)');
-  for (const file of listSqlFiles('migrations').filter((f) => Number(f.slice(0, 3)) < 18 && !f.endsWith('.batch.sql'))) {
-    await conn.run(sqlFile(`migrations/${file.slice(0, -4)}`));
-    await conn.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(file.slice(0, 3)), file]);
-  }
+  await applyMigrationsBefore(conn, 18);
   await conn.run(`
     INSERT INTO customers (client_id, customer_id, hosted) SELECT 'client-a', 'cust-' || i, true FROM range(40) r(i);
     INSERT INTO transactions (client_id, customer_id, transaction_id, account_id, provider, description, credit_debit_indicator, amount,
