@@ -61,6 +61,51 @@ describe('API auth and tenancy', () => {
       expect(ok.status).toBe(200);
     });
 
+    describe('a chain of refresh tokens ends 30 days after the client credentials that began it', () => {
+      const DAYS_30 = 30 * 24 * 3600;
+      const claims = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const refresh = (token: string) =>
+        api.call('POST', '/v1/oauth/token', { headers: { ...FORM, 'x-client-id': 'client-a' }, body: `grant_type=refresh_token&refresh_token=${token}` });
+      const refreshed = async (token: string): Promise<Record<string, unknown>> => {
+        const res = await refresh(token);
+        expect(res.status).toBe(200);
+        return claims(expectSchema(tokenResponse, res.body).data.refresh_token);
+      };
+
+      it('the client credentials begin a chain: the refresh token ends 30 days later', () => {
+        const first = claims(refreshA);
+        expect(first['exp']).toBe((first['cs'] as number) + DAYS_30);
+        expect(first['cs']).toBe(first['iat']);
+      });
+
+      it('a refresh gives a refresh token that ends when the first of its chain did, not 30 days after the refresh', async () => {
+        const now = Math.floor(Date.now() / 1000);
+        // A chain begun a day ago.
+        const began = now - 24 * 3600;
+        const next = await refreshed(await signed({ use: 'refresh', cs: began }, 'client-a', began + DAYS_30));
+        expect(next['cs']).toBe(began);
+        expect(next['exp']).toBe(began + DAYS_30);
+        // And again from that one: the chain's end does not move.
+        const res = await refresh(await signed({ use: 'refresh', cs: began }, 'client-a', began + DAYS_30));
+        expect(claims(expectSchema(tokenResponse, res.body).data.refresh_token)['exp']).toBe(began + DAYS_30);
+      });
+
+      it('a refresh token made before tokens carried their chain began its chain when it was issued', async () => {
+        const exp = Math.floor(Date.now() / 1000) + 600;
+        // signed() issues it an hour before it expires.
+        const next = await refreshed(await signed({ use: 'refresh' }, 'client-a', exp));
+        expect(next['cs']).toBe(exp - 3600);
+        expect(next['exp']).toBe(exp - 3600 + DAYS_30);
+      });
+
+      it('refuses a refresh token, still unexpired, whose chain has ended, with the generic 401 body', async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const res = await refresh(await signed({ use: 'refresh', cs: now - DAYS_30 - 5 }, 'client-a', now + 600));
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual(GENERIC_401);
+      });
+    });
+
     it.each([
       ['a wrong secret', { authorization: basic('client-a', 'wrong'), 'x-client-id': 'client-a' }, 'grant_type=client_credentials'],
       ['an unknown client', { authorization: basic('client-z', 'whatever'), 'x-client-id': 'client-z' }, 'grant_type=client_credentials'],

@@ -5,7 +5,7 @@ import { apiError, validationError } from '../errors.js';
 import { MAX_ID_LENGTH } from '../limits.js';
 import type { CustomersRepository } from '../repositories/customers.repository.js';
 import type { AuthContext, AuthLevel } from './context.js';
-import { currentTokenClient } from './current-token.js';
+import { currentToken } from './current-token.js';
 import { bearerToken, credentialHeaders, header, utf8Header } from './headers.js';
 import type { TokenService } from './tokens.js';
 import { SecretAttempts } from './secret-attempts.js';
@@ -34,8 +34,8 @@ export function createAuthenticator(tokens: TokenService, clients: ClientsReposi
     const token = bearerToken(credentialHeaders(request.raw));
     const clientId = header(request.headers, 'x-client-id');
     if (!token || !clientId) throw apiError('UNAUTHORISED');
-    const tokenClient = await currentTokenClient(tokens, clients, token, 'access');
-    if (tokenClient === undefined || tokenClient !== clientId) throw apiError('UNAUTHORISED');
+    const verified = await currentToken(tokens, clients, token, 'access');
+    if (verified === undefined || verified.clientId !== clientId) throw apiError('UNAUTHORISED');
     if (level === 'client') return { clientId };
 
     const customerId = customerIdHeader(request);

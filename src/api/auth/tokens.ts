@@ -3,6 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
+/** How long a chain of refresh tokens lasts, from the client credentials grant that began it. */
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 
 export type TokenUse = 'access' | 'refresh';
@@ -23,7 +24,18 @@ export interface VerifiedToken {
   generation: number;
   /** Which secret it was issued under (secretFingerprint); absent from tokens issued before tokens carried it. */
   secret?: string;
+  /**
+   * When the chain of refresh tokens it belongs to began (epoch seconds):
+   * the client credentials grant, carried from refresh to refresh. A token
+   * issued before tokens carried it began its chain when it was issued.
+   */
+  chainStartedAt?: number;
 }
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Whether a chain of refresh tokens begun at `startedAt` has ended: its refresh tokens are refused from then on. */
+export const refreshChainEnded = (startedAt: number): boolean => nowSeconds() >= startedAt + REFRESH_TOKEN_SECONDS;
 
 /**
  * A short, one-way mark of a client's secret (of its stored hash): a token
@@ -39,7 +51,10 @@ export function secretFingerprint(secretHash: string): string {
  * Access and refresh tokens are HS256 JWTs: `sub` is the client_id, `use`
  * tells the two kinds apart, `gen` is the client's token generation (moved on
  * by each secret rotation), `sf` marks the secret itself, `exp` ends them. Nothing else is in them, so a
- * leaked token names no customer.
+ * leaked token names no customer. A refresh token also carries `cs`, when
+ * its chain began: a refresh gives a new refresh token that ends when the
+ * first of its chain did, so that a refresh token, which needs no client
+ * secret, cannot keep a client's access alive forever.
  */
 /** Tokens already checked, kept at most: a lender's system reuses one token for an hour of calls. */
 const VERIFIED_TOKENS = 10_000;
@@ -53,14 +68,25 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  /** Tokens of the client's secret `generation`; `secretHash`, when given, marks which secret (secretFingerprint). */
-  async issue(clientId: string, generation: number, secretHash?: string): Promise<IssuedTokens> {
+  /**
+   * Tokens of the client's secret `generation`; `secretHash`, when given,
+   * marks which secret (secretFingerprint). `chainStartedAt` is when the
+   * refresh tokens' chain began: now for client credentials, the refresh
+   * token's own for a refresh.
+   */
+  async issue(clientId: string, generation: number, secretHash?: string, chainStartedAt = nowSeconds()): Promise<IssuedTokens> {
     const secret = secretHash === undefined ? undefined : secretFingerprint(secretHash);
+    const now = nowSeconds();
     return {
-      access_token: await this.sign(clientId, generation, secret, 'access', ACCESS_TOKEN_SECONDS),
+      access_token: await this.sign(clientId, { use: 'access', gen: generation, ...(secret === undefined ? {} : { sf: secret }) }, now, now + ACCESS_TOKEN_SECONDS),
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
-      refresh_token: await this.sign(clientId, generation, secret, 'refresh', REFRESH_TOKEN_SECONDS),
+      refresh_token: await this.sign(
+        clientId,
+        { use: 'refresh', gen: generation, ...(secret === undefined ? {} : { sf: secret }), cs: chainStartedAt },
+        now,
+        chainStartedAt + REFRESH_TOKEN_SECONDS,
+      ),
     };
   }
 
@@ -83,7 +109,15 @@ export class TokenService {
       if (typeof gen !== 'number' || !Number.isInteger(gen)) return undefined;
       const sf = payload['sf'];
       if (sf !== undefined && typeof sf !== 'string') return undefined;
-      const verified: VerifiedToken = { clientId: payload.sub, generation: gen, ...(sf === undefined ? {} : { secret: sf }) };
+      // Tokens issued before refresh tokens carried their chain's start began one when they were issued.
+      const cs = payload['cs'] ?? payload.iat;
+      if (cs !== undefined && (typeof cs !== 'number' || !Number.isInteger(cs))) return undefined;
+      const verified: VerifiedToken = {
+        clientId: payload.sub,
+        generation: gen,
+        ...(sf === undefined ? {} : { secret: sf }),
+        ...(cs === undefined ? {} : { chainStartedAt: cs }),
+      };
       this.verified.set(key, { token: verified, exp: payload.exp as number });
       return verified;
     } catch {
@@ -91,14 +125,13 @@ export class TokenService {
     }
   }
 
-  private sign(clientId: string, generation: number, secret: string | undefined, use: TokenUse, seconds: number): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ use, gen: generation, ...(secret === undefined ? {} : { sf: secret }) })
+  private sign(clientId: string, claims: Record<string, unknown>, now: number, expires: number): Promise<string> {
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(clientId)
       .setIssuedAt(now)
-      .setExpirationTime(now + seconds)
+      .setExpirationTime(expires)
       .setJti(randomUUID())
       .sign(this.key);
   }
