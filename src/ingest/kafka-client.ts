@@ -11,7 +11,7 @@ import kafkajs, {
   type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from '../logger.js';
-import type { KafkaConnection, KafkaIngestSettings, Shard } from './kafka-settings.js';
+import { describeConnection, plaintextSaslWarning, type KafkaConnection, type KafkaIngestSettings, type Shard } from './kafka-settings.js';
 import { decodeShardClaim, encodeShardClaim, planShardAssignment } from './shard-assigner.js';
 import type { GroupConsumer, Headers, MessageProducer, OffsetReader, SourceBatch, SourceHandlers, SourceMessage } from './kafka-types.js';
 import { framedNotJson, unframedJson } from './value-framing.js';
@@ -58,9 +58,17 @@ function saslOptions(sasl: KafkaConnection['sasl']): SASLOptions | undefined {
   }
 }
 
+/** Connections already warned about (plaintextSaslWarning): once each, however many clients they make. */
+const warnedConnections = new WeakSet<KafkaConnection>();
+
 /** kafkajs logs into our pino logger, as structured lines. */
 function createKafka(connection: KafkaConnection, logger: Logger): Kafka {
   const log = logger.child({ component: 'kafkajs' });
+  const warning = plaintextSaslWarning(connection);
+  if (warning !== undefined && !warnedConnections.has(connection)) {
+    warnedConnections.add(connection);
+    logger.warn({ component: 'kafka', ...describeConnection(connection) }, warning);
+  }
   return new Kafka({
     clientId: connection.clientId,
     brokers: connection.brokers,

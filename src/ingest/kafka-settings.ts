@@ -65,6 +65,19 @@ export function kafkaIngestSettingsFromConfig(config: Config): KafkaIngestSettin
   };
 }
 
+/**
+ * A warning for a connection that sends its SASL password as it is: the
+ * PLAIN mechanism without TLS puts it on the wire in clear, for anyone on
+ * the path to read. Not refused, since a broker on the same host or a test
+ * broker may be set up so, but said at every start. SCRAM never sends the
+ * password itself.
+ */
+export function plaintextSaslWarning(c: KafkaConnection): string | undefined {
+  return c.sasl?.mechanism === 'plain' && !c.ssl
+    ? 'AFFORD_KAFKA_SASL_MECHANISM=plain without AFFORD_KAFKA_SSL=true sends the SASL password to the brokers in clear: turn TLS on, or use scram-sha-512'
+    : undefined;
+}
+
 /** What may appear in a log line: never the SASL password. */
 export function describeConnection(c: KafkaConnection): Record<string, unknown> {
   return { brokers: c.brokers, kafka_client_id: c.clientId, ssl: c.ssl, sasl: c.sasl ? { mechanism: c.sasl.mechanism, username: c.sasl.username } : undefined };
