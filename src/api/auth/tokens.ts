@@ -25,9 +25,9 @@ export interface VerifiedToken {
   /** Which secret it was issued under (secretFingerprint); absent from tokens issued before tokens carried it. */
   secret?: string;
   /**
-   * When the chain of refresh tokens it belongs to began (epoch seconds):
-   * the client credentials grant, carried from refresh to refresh. A token
-   * issued before tokens carried it began its chain when it was issued.
+   * For a refresh token, when its chain began (epoch seconds): the client
+   * credentials grant, carried from refresh to refresh. One issued before
+   * refresh tokens carried it began its chain when it was issued.
    */
   chainStartedAt?: number;
 }
@@ -75,18 +75,13 @@ export class TokenService {
    * token's own for a refresh.
    */
   async issue(clientId: string, generation: number, secretHash?: string, chainStartedAt = nowSeconds()): Promise<IssuedTokens> {
-    const secret = secretHash === undefined ? undefined : secretFingerprint(secretHash);
+    const claims = { gen: generation, ...(secretHash === undefined ? {} : { sf: secretFingerprint(secretHash) }) };
     const now = nowSeconds();
     return {
-      access_token: await this.sign(clientId, { use: 'access', gen: generation, ...(secret === undefined ? {} : { sf: secret }) }, now, now + ACCESS_TOKEN_SECONDS),
+      access_token: await this.sign(clientId, { use: 'access', ...claims }, now, now + ACCESS_TOKEN_SECONDS),
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
-      refresh_token: await this.sign(
-        clientId,
-        { use: 'refresh', gen: generation, ...(secret === undefined ? {} : { sf: secret }), cs: chainStartedAt },
-        now,
-        chainStartedAt + REFRESH_TOKEN_SECONDS,
-      ),
+      refresh_token: await this.sign(clientId, { use: 'refresh', ...claims, cs: chainStartedAt }, now, chainStartedAt + REFRESH_TOKEN_SECONDS),
     };
   }
 
@@ -109,8 +104,8 @@ export class TokenService {
       if (typeof gen !== 'number' || !Number.isInteger(gen)) return undefined;
       const sf = payload['sf'];
       if (sf !== undefined && typeof sf !== 'string') return undefined;
-      // Tokens issued before refresh tokens carried their chain's start began one when they were issued.
-      const cs = payload['cs'] ?? payload.iat;
+      // A refresh token issued before refresh tokens carried their chain's start began one when it was issued.
+      const cs = use === 'refresh' ? (payload['cs'] ?? payload.iat) : undefined;
       if (cs !== undefined && (typeof cs !== 'number' || !Number.isInteger(cs))) return undefined;
       const verified: VerifiedToken = {
         clientId: payload.sub,
