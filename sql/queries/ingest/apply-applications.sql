@@ -2,9 +2,10 @@
 -- wins (by occurred_at, then event_id), and only over an older stored version.
 CREATE OR REPLACE TEMP TABLE application_winners AS
 WITH latest AS (
-    SELECT * REPLACE (occurred_at::TIMESTAMP AS occurred_at)
-    FROM stage_applications
-    QUALIFY row_number() OVER (PARTITION BY client_id, customer_id, application_id ORDER BY occurred_at::TIMESTAMP DESC, event_id DESC) = 1
+    -- The whole row of the latest event, as one value: a grouping, which costs less than a window over a few rows.
+    SELECT unnest(arg_max(r, {'o': r.occurred_at, 'e': r.event_id}))
+    FROM (SELECT * REPLACE (occurred_at::TIMESTAMP AS occurred_at) FROM stage_applications) r
+    GROUP BY r.client_id, r.customer_id, r.application_id
 )
 SELECT s.*, (a.application_id IS NOT NULL) AS existed
 FROM latest s
