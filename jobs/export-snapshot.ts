@@ -1,23 +1,12 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryFile, runScript, runScriptWithPaths } from '../src/db/script.js';
+import { inTransaction } from '../src/db/in-transaction.js';
 import type { JobContext } from './job.js';
 import { withDbSettingsOn } from '../src/db/db-settings.js';
 import { REPORT_PARTS_CHECKPOINT_SETTINGS } from '../src/reports/report-parts.js';
 
 export const SNAPSHOT_FILE = 'afford-snapshot.duckdb';
-
-async function inTransaction(conn: DuckDBConnection, fn: () => Promise<void>): Promise<void> {
-  await conn.run('BEGIN TRANSACTION');
-  try {
-    await fn();
-    await conn.run('COMMIT');
-  } catch (err) {
-    await conn.run('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
-}
 
 /**
  * Writes the snapshot for data teams with DuckDB itself: a new file is

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { inTransaction } from './in-transaction.js';
 import { queryFile, runScript } from './script.js';
 import type { Logger } from '../logger.js';
 
@@ -20,14 +21,8 @@ export async function ensureKeyHashes(conn: DuckDBConnection, logger: Logger): P
   // None stored (migration 018 records one with the hashes it makes): record the running one.
   const forget = s.stored !== null;
   if (forget) logger.warn({ was: s.stored, now: s.current }, "DuckDB's hash() has changed since the transactions' key hashes were made: they are dropped, and the rows found by their key columns");
-  await conn.run('BEGIN TRANSACTION');
-  try {
+  await inTransaction(conn, async () => {
     if (forget) await runScript(conn, 'queries/db/key-hash-forget');
     await runScript(conn, 'queries/db/key-hash-record-canary');
-    await conn.run('COMMIT');
-  } catch (err) {
-    // The error that failed the transaction is the one to tell, not any the ROLLBACK of an aborted one gives.
-    await conn.run('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
 }
