@@ -2,7 +2,7 @@
  * Kafka ingest rate against the test broker, next to a bare kafkajs consumer
  * reading the same topic in the same run:
  *
- *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000] [--rounds 1]
+ *   node --import tsx bench/kafka-ingest.ts [--customers 300] [--months 3] [--partitions 16] [--batch-rows 25000] [--batch-wait-ms 100] [--produce-batch 1000] [--rounds 1] [--order KF]
  *
  * Both rates run from the moment the group assigns partitions to the moment
  * the last event is consumed (for ours: committed to DuckDB), so the mock
@@ -12,7 +12,12 @@
  * the Kafka ingest (a new consumer group each time, into a fresh store) and
  * the file ingest alternate N times, taking turns at going first (the
  * first to run in the process runs on code V8 has not optimised yet), and
- * the medians are compared: one round's ratio swings by a tenth.
+ * the medians are compared: one round's ratio swings by a tenth. With
+ * --order, every round runs that sequence instead (K a Kafka ingest, F a
+ * file ingest: `KKKKFFFF` shows how each warms up in the process, `K` or
+ * `F` with --rounds 1 each runs alone in a fresh process). Both clocks
+ * start once the fast path's thread is started and ready: a consumer starts
+ * it before it joins its group, and the join gives it the time.
  *
  * The test broker keeps only about 5 MB a partition and drops the oldest
  * messages beyond it; the bench checks after producing that nothing was
@@ -29,6 +34,7 @@ import { loadConfig, storeOptions } from '../src/config.js';
 import { Store } from '../src/db/store.js';
 import { generateEvents } from '../src/generate/index.js';
 import { ingestFile } from '../src/ingest/file-source.js';
+import { fastValidator } from '../src/ingest/fast-validator.js';
 import { createProducer } from '../src/ingest/kafka-client.js';
 import { KafkaIngest } from '../src/ingest/kafka-ingest.js';
 import { produceLines } from '../src/ingest/kafka-produce.js';
@@ -47,8 +53,10 @@ const { values: args } = parseArgs({
     // The mock broker answers a fetch with one record batch per partition, so this sets the size of fetched batches.
     'produce-batch': { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '1' },
+    order: { type: 'string' },
   },
 });
+if (args.order !== undefined && !/^[KF]+$/.test(args.order)) throw new Error(`--order is a sequence of K (Kafka) and F (file), not ${args.order}`);
 const TOPIC = 'afford.bench.v1';
 const partitions = Number(args.partitions);
 const silent = createLogger('silent');
@@ -146,8 +154,12 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
 
 async function fileIngest(file: string, dir: string, round: number, batchRows: number): Promise<number> {
   const store = await Store.open(path.join(dir, `file-${round}.duckdb`), silent, storeOptions(loadConfig()));
+  const pipeline = buildPipeline(store, silent);
+  await pipeline.prepare();
+  // A consumer's thread has the group's join to get ready in; the file's gets the same before its clock starts.
+  for (const until = performance.now() + 30_000; !fastValidator.isReady && performance.now() < until; ) await new Promise((r) => setTimeout(r, 5));
   const started = performance.now();
-  await ingestFile(buildPipeline(store, silent), file, { batchRows });
+  await ingestFile(pipeline, file, { batchRows });
   const ms = performance.now() - started;
   await store.close();
   return ms;
@@ -176,28 +188,32 @@ try {
   writeFileSync(eventsFile, lines.map((l) => `${l}\n`).join(''));
   const kafkaMs: number[] = [];
   const fileMs: number[] = [];
+  // Each run's store and consumer group are its own.
+  let runs = 0;
   for (let round = 0; round < Number(args.rounds); round++) {
     const kafkaRound = async (): Promise<void> => {
-      const ours = await afford(broker.bootstrap, lines.length, dir, round, batchRows, batchWaitMs);
+      const ours = await afford(broker.bootstrap, lines.length, dir, runs++, batchRows, batchWaitMs);
       kafkaMs.push(ours.ms);
       out(`afford Kafka -> DuckDB:       ${rate(lines.length, ours.ms)} (${(ours.ms / 1000).toFixed(1)} s, batches of up to ${batchRows} rows, ${(ours.dbBytes / 1e6).toFixed(0)} MB file)`);
       out(`  ${ours.transactions} DuckDB transactions, ${Math.round(ours.rowsEach)} events and ${Math.round(ours.msEach)} ms each on average`);
     };
     const fileRound = async (): Promise<void> => {
-      const file = await fileIngest(eventsFile, dir, round, batchRows);
+      const file = await fileIngest(eventsFile, dir, runs++, batchRows);
       fileMs.push(file);
       out(`afford ingest file, same events: ${rate(lines.length, file)} (${(file / 1000).toFixed(1)} s, batches of up to ${batchRows} rows)`);
     };
     // Whichever runs first in the process runs on code not yet optimised: the two take turns at going first.
-    for (const run of round % 2 === 0 ? [kafkaRound, fileRound] : [fileRound, kafkaRound]) await run();
-    out(`  this round's Kafka / file: ${((fileMs.at(-1) as number) / (kafkaMs.at(-1) as number)).toFixed(3)}`);
+    const order = args.order ?? (round % 2 === 0 ? 'KF' : 'FK');
+    for (const c of order) await (c === 'K' ? kafkaRound : fileRound)();
+    if (order.includes('K') && order.includes('F')) out(`  this round's Kafka / file: ${((fileMs.at(-1) as number) / (kafkaMs.at(-1) as number)).toFixed(3)}`);
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   const kafka = median(kafkaMs);
   const file = median(fileMs);
-  out(`medians of ${kafkaMs.length} alternating rounds: Kafka ${rate(lines.length, kafka)}, file ${rate(lines.length, file)}`);
-  out(`ratio afford / bare kafkajs:  ${(bare / kafka).toFixed(3)}`);
-  out(`ratio afford Kafka / file:    ${(file / kafka).toFixed(3)}`);
+  const runsSaid = args.order === undefined ? `${kafkaMs.length} alternating rounds` : `${kafkaMs.length} Kafka and ${fileMs.length} file runs`;
+  out(`medians of ${runsSaid}: Kafka ${kafkaMs.length ? rate(lines.length, kafka) : 'not run'}, file ${fileMs.length ? rate(lines.length, file) : 'not run'}`);
+  if (kafkaMs.length) out(`ratio afford / bare kafkajs:  ${(bare / kafka).toFixed(3)}`);
+  if (kafkaMs.length && fileMs.length) out(`ratio afford Kafka / file:    ${(file / kafka).toFixed(3)}`);
   out(`load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
   await broker.stop();
