@@ -114,7 +114,7 @@ async function bareKafkajs(bootstrap: string, expected: number): Promise<number>
 }
 
 /** Our consumer into a fresh DuckDB file; the start is read off its 'partitions assigned' log line. */
-async function afford(bootstrap: string, expected: number, dir: string, round: number, batchRows: number, batchWaitMs: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
+async function afford(bootstrap: string, expected: number, dir: string, run: number, batchRows: number, batchWaitMs: number): Promise<{ ms: number; dbBytes: number; transactions: number; rowsEach: number; msEach: number }> {
   let assignedAt = 0;
   const transactions: { rows: number; ms: number }[] = [];
   const sink = new Writable({
@@ -126,7 +126,7 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const file = path.join(dir, `kafka-${round}.duckdb`);
+  const file = path.join(dir, `kafka-${run}.duckdb`);
   const store = await Store.open(file, silent, storeOptions(loadConfig()));
   const ingest = await KafkaIngest.start({
     pipeline: buildPipeline(store, silent),
@@ -134,7 +134,7 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
     logger,
     settings: {
       connection: { brokers: [bootstrap], clientId: 'bench-afford', ssl: false },
-      groupId: `bench-afford-${round}`,
+      groupId: `bench-afford-${run}`,
       topics: [TOPIC],
       shard: { index: 0, count: 1 },
       batchRows,
@@ -152,8 +152,8 @@ async function afford(bootstrap: string, expected: number, dir: string, round: n
   return { ms, dbBytes: statSync(file).size, transactions: transactions.length, rowsEach: sum((t) => t.rows) / transactions.length, msEach: sum((t) => t.ms) / transactions.length };
 }
 
-async function fileIngest(file: string, dir: string, round: number, batchRows: number): Promise<number> {
-  const store = await Store.open(path.join(dir, `file-${round}.duckdb`), silent, storeOptions(loadConfig()));
+async function fileIngest(file: string, dir: string, run: number, batchRows: number): Promise<number> {
+  const store = await Store.open(path.join(dir, `file-${run}.duckdb`), silent, storeOptions(loadConfig()));
   const pipeline = buildPipeline(store, silent);
   await pipeline.prepare();
   // A consumer's thread has the group's join to get ready in; the file's gets the same before its clock starts.
