@@ -18,8 +18,7 @@
  * events of nearly every customer, as a Kafka stream's do.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -115,11 +114,8 @@ function secondsOver(marks: [number, number, number][], from: number, to: number
 }
 
 async function generate(file: string, customers: number, months: number): Promise<number> {
-  const { writeEvents } = await import('../src/generate/index.js');
-  const out = createWriteStream(file);
-  const stats = await writeEvents({ customers, months, seed: 7, faults: true, endMonth: '2024-12' }, out);
-  out.end();
-  await once(out, 'finish');
+  const { writeEventsFile } = await import('../src/generate/index.js');
+  const stats = await writeEventsFile({ customers, months, seed: 7, faults: true, endMonth: '2024-12' }, file);
   return stats.lines;
 }
 

@@ -14,8 +14,7 @@
  *
  *   node --import tsx bench/ingest-statements.ts [--customers 500] [--months 12] [--file events.ndjson] [--top 30]
  */
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -95,17 +94,14 @@ const { buildPipeline } = await import('../src/app/pipeline.js');
 const { ingestFile } = await import('../src/ingest/file-source.js');
 const { createLogger } = await import('../src/logger.js');
 const { loadConfig, storeOptions } = await import('../src/config.js');
-const { writeEvents } = await import('../src/generate/index.js');
+const { writeEventsFile } = await import('../src/generate/index.js');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'afford-bench-statements-'));
 try {
   let file = args.file;
   if (file === undefined) {
     file = path.join(dir, 'events.ndjson');
-    const out = createWriteStream(file);
-    await writeEvents({ customers: Number(args.customers), months: Number(args.months), seed: 7, faults: true, endMonth: '2024-12' }, out);
-    out.end();
-    await once(out, 'finish');
+    await writeEventsFile({ customers: Number(args.customers), months: Number(args.months), seed: 7, faults: true, endMonth: '2024-12' }, file);
   }
   const config = loadConfig();
   const logger = createLogger('silent');

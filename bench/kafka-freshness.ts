@@ -15,8 +15,7 @@
  * time from each transaction's send to its first sight in the store:
  * p50, p99 and the worst.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +32,7 @@ import { customerKey } from '../src/ingest/kafka-produce.js';
 import { IngestMetrics } from '../src/ingest/metrics.js';
 import { buildPipeline } from '../src/app/pipeline.js';
 import { createLogger } from '../src/logger.js';
-import { writeEvents } from '../src/generate/index.js';
+import { writeEventsFile } from '../src/generate/index.js';
 import { ingestFile } from '../src/ingest/file-source.js';
 import { startMockBroker } from './mock-kafka-broker.js';
 import { sortFileByTime } from './sort-by-time.js';
@@ -103,10 +102,7 @@ if (storeCustomers > 0) {
   // are their transactions and secrets, yet their ids lie among the stored ones, so the store's statistics on
   // customer ids skip only what they would skip for a stream of its own customers.
   const file = path.join(dir, 'grown.ndjson');
-  const file$ = createWriteStream(file);
-  await writeEvents({ customers: storeCustomers, months: 12, seed: 11, faults: true, endMonth: '2024-06' }, file$);
-  file$.end();
-  await once(file$, 'finish');
+  await writeEventsFile({ customers: storeCustomers, months: 12, seed: 11, faults: true, endMonth: '2024-06' }, file);
   const renamed = spawnSync('sed', ['-i', 's/"customer_id":"cust-\\([0-9]*\\)"/"customer_id":"cust-\\1a"/g', file], { stdio: 'inherit' });
   if (renamed.status !== 0) throw new Error(`renaming the stored customers failed (${renamed.status})`);
   if (order === 'time') sortFileByTime(file);

@@ -23,8 +23,7 @@
  *   on the same data, run beside this one for a comparison at the same load.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -106,11 +105,8 @@ async function duckdbAlone(file: string, db: string, memoryLimit: string): Promi
 }
 
 async function generate(file: string, customers: number, months: number): Promise<number> {
-  const { writeEvents } = await import('../src/generate/index.js');
-  const out = createWriteStream(file);
-  const stats = await writeEvents({ customers, months, seed: 7, faults: true }, out);
-  out.end();
-  await once(out, 'finish');
+  const { writeEventsFile } = await import('../src/generate/index.js');
+  const stats = await writeEventsFile({ customers, months, seed: 7, faults: true }, file);
   return stats.lines;
 }
 

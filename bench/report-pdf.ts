@@ -16,7 +16,7 @@
  * Usage: node --import tsx bench/report-pdf.ts [--customers 2000] [--sample 200] [--runs 1]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -81,11 +81,8 @@ async function main(): Promise<void> {
     const { lastCompleteMonths } = await import('../src/domain/months.js');
     const range = lastCompleteMonths(12);
     const events = path.join(dir, 'events.ndjson');
-    const { writeEvents } = await import('../src/generate/index.js');
-    const out = createWriteStream(events);
-    await writeEvents({ customers, months: 12, seed: 7, faults: false, endMonth: range.to }, out);
-    out.end();
-    await once(out, 'finish');
+    const { writeEventsFile } = await import('../src/generate/index.js');
+    await writeEventsFile({ customers, months: 12, seed: 7, faults: false, endMonth: range.to }, events);
     const ingest = measured([process.execPath, afford, 'ingest', 'file', events], { AFFORD_DB: db, AFFORD_LOG_LEVEL: 'silent' });
     say(`${fmt(customers)} customers, 12 months to ${range.to}, ingested in ${ingest.seconds.toFixed(1)} s`);
 

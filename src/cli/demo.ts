@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { JOBS } from '../../jobs/registry.js';
 import { runJobIf } from '../../jobs/runner.js';
 import { startService, stopOnSignals } from '../app/service.js';
 import { startAdminServer, type BuildProgram } from './admin.js';
-import { writeEvents } from '../generate/index.js';
+import { writeEventsFile } from '../generate/index.js';
 import { ingestFile } from '../ingest/file-source.js';
 import { cliContext, terminalProgress } from './context.js';
 import { positiveInt } from './errors.js';
@@ -25,11 +24,8 @@ export function registerDemo(program: Command, buildProgram: BuildProgram): void
       mkdirSync(dataDir, { recursive: true });
       const eventsFile = path.join(dataDir, 'demo-events.ndjson');
 
-      const out = createWriteStream(eventsFile);
       const genProgress = terminalProgress('generate');
-      const stats = await writeEvents({ customers: opts.customers, months: opts.months, seed: 42, faults: true }, out, genProgress);
-      out.end();
-      await once(out, 'finish');
+      const stats = await writeEventsFile({ customers: opts.customers, months: opts.months, seed: 42, faults: true }, eventsFile, genProgress);
       genProgress.end();
       process.stdout.write(`1/4 generated ${stats.lines} events for ${opts.customers} customers into ${eventsFile}\n`);
 

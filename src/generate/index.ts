@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { addEssentials } from './bills.js';
 import { DAY, defaultEndMonth, monthFromKey, periodMonths, type Month } from './calendar.js';
 import { buildProfile } from './customers.js';
@@ -150,5 +151,18 @@ export async function writeEvents(
   await flush();
   // Resolve only once the last chunk is handed off, so that a write error rejects here.
   await new Promise<void>((resolve, reject) => out.write('', (err) => (err ? reject(err) : resolve())));
+  return stats;
+}
+
+/** Writes every line with a newline into a new file at `file`, resolving once the file is whole. */
+export async function writeEventsFile(
+  opts: GenerateOptions,
+  file: string,
+  onProgress?: (doneCustomers: number, total: number) => void,
+): Promise<GenerateStats> {
+  const out = createWriteStream(file);
+  const stats = await writeEvents(opts, out, onProgress);
+  out.end();
+  await once(out, 'finish');
   return stats;
 }

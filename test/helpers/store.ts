@@ -1,5 +1,4 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -9,7 +8,7 @@ import type { IngestPipeline } from '../../src/ingest/pipeline.js';
 import { buildPipeline } from '../../src/app/pipeline.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { rowsAs } from './rows.js';
-import { writeEvents, type GenerateOptions } from '../../src/generate/index.js';
+import { writeEventsFile, type GenerateOptions } from '../../src/generate/index.js';
 import { ingestFile } from '../../src/ingest/file-source.js';
 
 export const silentLogger = createLogger('silent');
@@ -58,9 +57,6 @@ export async function rows<T = Record<string, unknown>>(store: Store, sql: strin
 /** Generates events into a file in the store's folder and ingests it, as `afford generate | afford ingest file` would. */
 export async function ingestGenerated(ctx: { pipeline: IngestPipeline; dir: string }, options: GenerateOptions): Promise<void> {
   const file = path.join(ctx.dir, 'events.ndjson');
-  const out = createWriteStream(file);
-  await writeEvents(options, out);
-  out.end();
-  await once(out, 'finish');
+  await writeEventsFile(options, file);
   await ingestFile(ctx.pipeline, file, { batchRows: 5000 });
 }

@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseEvent, type IngestEvent } from '../../src/domain/events.js';
 import { hasPair, UK_V2 } from '../../src/domain/taxonomy.js';
-import { generateEvents, renderProgress, writeEvents, type GenerateOptions, type GenerateStats } from '../../src/generate/index.js';
+import { generateEvents, renderProgress, writeEvents, writeEventsFile, type GenerateOptions, type GenerateStats } from '../../src/generate/index.js';
 
 const BASE: GenerateOptions = { customers: 60, months: 12, seed: 20240601, faults: false, endMonth: '2025-06' };
 
@@ -58,6 +61,22 @@ describe('generateEvents determinism', () => {
     expect(chunks.join('')).toBe(expected.lines.map((l) => `${l}\n`).join(''));
     expect(stats).toEqual(expected.stats);
     expect(progress).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('writeEventsFile resolves once the file holds every generated line, and reports progress', async () => {
+    const opts = { ...BASE, customers: 12, months: 2, faults: true };
+    const dir = mkdtempSync(path.join(tmpdir(), 'afford-generate-'));
+    try {
+      const file = path.join(dir, 'events.ndjson');
+      const progress: number[] = [];
+      const stats = await writeEventsFile(opts, file, (done) => progress.push(done));
+      const expected = run(opts);
+      expect(readFileSync(file, 'utf8')).toBe(expected.lines.map((l) => `${l}\n`).join(''));
+      expect(stats).toEqual(expected.stats);
+      expect(progress).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
