@@ -164,13 +164,12 @@ describe("the transactions' key hashes", () => {
     const [asMade, oneHash] = stores as [Awaited<ReturnType<typeof tempStore>>, Awaited<ReturnType<typeof tempStore>>];
     try {
       await oneHash.store.write((conn) => conn.run('CREATE OR REPLACE MACRO transaction_key_hash(client_id, customer_id, transaction_id) AS 42::UBIGINT'));
-      const table = (store: Store, sql: string) => rows(store, sql);
       const contents = async (store: Store) => ({
-        transactions: await table(store, 'SELECT * EXCLUDE (key_hash, updated_at) FROM transactions ORDER BY client_id, customer_id, transaction_id'),
-        tombstones: await table(store, 'SELECT * FROM tombstones ORDER BY ALL'),
-        deletions: await table(store, 'SELECT client_id, customer_id, transaction_id FROM transaction_deletions ORDER BY ALL'),
-        totals: await table(store, 'SELECT * FROM monthly_category_totals ORDER BY ALL'),
-        deadLetters: await table(store, 'SELECT line_number, reason FROM dead_letters ORDER BY ALL'),
+        transactions: await rows(store, 'SELECT * EXCLUDE (key_hash, updated_at) FROM transactions ORDER BY client_id, customer_id, transaction_id'),
+        tombstones: await rows(store, 'SELECT * FROM tombstones ORDER BY ALL'),
+        deletions: await rows(store, 'SELECT client_id, customer_id, transaction_id FROM transaction_deletions ORDER BY ALL'),
+        totals: await rows(store, 'SELECT * FROM monthly_category_totals ORDER BY ALL'),
+        deadLetters: await rows(store, 'SELECT line_number, reason FROM dead_letters ORDER BY ALL'),
       });
       // Versions out of order, replays, deletions and re-creations across batches of 5,000; then the whole file again, every event a replay.
       for (const ctx of stores) {
